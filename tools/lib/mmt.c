@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmt: helpers shared by the in-guest tests.  See mmt.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mmt.h"
+
+void mmt_log(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	n = strlen(line);
+	/* One TAP diagnostic line per call, whatever the caller passed. */
+	printf("# %s%s", line, n && line[n - 1] == '\n' ? "" : "\n");
+	fflush(stdout);
+}
+
+ssize_t mmt_read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t len = 0, n;
+	int fd;
+
+	if (!size)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		mmt_log("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((size_t)len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			mmt_log("read %s: %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return len;
+}
+
+int mmt_write_file(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		mmt_log("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = write(fd, s, len);
+	if (n < 0 || (size_t)n != len) {
+		mmt_log("write '%s' to %s: %s", s, path,
+			n < 0 ? strerror(errno) : "short write");
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Big enough for /proc/zoneinfo of two nodes with a few CPUs. */
+#define BIGBUF	(256 * 1024)
+
+int mmt_file_contains(const char *path, const char *needle)
+{
+	char *buf = malloc(BIGBUF);
+	int ret;
+
+	if (!buf)
+		return -1;
+	ret = mmt_read_file(path, buf, BIGBUF) < 0 ? -1 :
+	      strstr(buf, needle) != NULL;
+	free(buf);
+	return ret;
+}
+
+long long mmt_key_value(const char *path, const char *key)
+{
+	size_t klen = strlen(key);
+	long long val = -1;
+	char line[512];
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f) {
+		mmt_log("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		if (strncmp(p, key, klen))
+			continue;
+		p += klen;
+		if (*p == ':')
+			p++;
+		if (*p != ' ' && *p != '\t')
+			continue;
+		val = strtoll(p, NULL, 10);
+		break;
+	}
+	fclose(f);
+	return val;
+}
+
+long long mmt_vmstat(const char *key)
+{
+	return mmt_key_value("/proc/vmstat", key);
+}
+
+long long mmt_meminfo(const char *key)
+{
+	return mmt_key_value("/proc/meminfo", key);
+}
+
+long long mmt_node_meminfo(int nid, const char *key)
+{
+	size_t klen = strlen(key);
+	long long val = -1;
+	char path[96], line[256], prefix[32];
+	FILE *f;
+
+	/* Lines read "Node 0 SUnreclaim:   1234 kB". */
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo",
+		 nid);
+	snprintf(prefix, sizeof(prefix), "Node %d ", nid);
+	f = fopen(path, "re");
+	if (!f) {
+		mmt_log("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strlen(prefix);
+
+		if (strncmp(line, prefix, strlen(prefix)) ||
+		    strncmp(p, key, klen) || p[klen] != ':')
+			continue;
+		val = strtoll(p + klen + 1, NULL, 10);
+		break;
+	}
+	fclose(f);
+	return val;
+}
+
+long long mmt_node_numastat(int nid, const char *key)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/numastat",
+		 nid);
+	return mmt_key_value(path, key);
+}
+
+long long mmt_zoneinfo_sum(const char *key)
+{
+	size_t klen = strlen(key);
+	long long sum = 0;
+	char line[512];
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/zoneinfo", "re");
+	if (!f) {
+		mmt_log("open /proc/zoneinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t");
+
+		if (strncmp(p, key, klen) || (p[klen] != ' ' && p[klen] != '\t'))
+			continue;
+		sum += strtoll(p + klen, NULL, 10);
+		found = 1;
+	}
+	fclose(f);
+	return found ? sum : -1;
+}
+
+static int count_range_list(const char *path)
+{
+	char buf[256], *p = buf;
+	int count = 0;
+
+	if (mmt_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	/* "0-1,3" style lists, as in /sys/devices/system/cpu/online. */
+	while (*p && *p != '\n') {
+		long a = strtol(p, &p, 10), b = a;
+
+		if (*p == '-')
+			b = strtol(p + 1, &p, 10);
+		count += b - a + 1;
+		if (*p == ',')
+			p++;
+		else
+			break;
+	}
+	return count;
+}
+
+int mmt_nr_online_cpus(void)
+{
+	return count_range_list("/sys/devices/system/cpu/online");
+}
+
+int mmt_nr_online_nodes(void)
+{
+	return count_range_list("/sys/devices/system/node/online");
+}
+
+int mmt_cpu_set_online(int cpu, int online)
+{
+	char path[80];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	return mmt_write_file(path, online ? "1" : "0");
+}
+
+int mmt_cmdline_has(const char *word)
+{
+	char buf[4096], *p;
+	size_t wlen = strlen(word);
+
+	if (mmt_read_file("/proc/cmdline", buf, sizeof(buf)) < 0)
+		return 0;
+	for (p = buf; (p = strstr(p, word)); p += wlen) {
+		if ((p == buf || p[-1] == ' ') &&
+		    (p[wlen] == ' ' || p[wlen] == '\n' || !p[wlen]))
+			return 1;
+	}
+	return 0;
+}
+
+int mmt_slabinfo(const char *name, long *active, long *total)
+{
+	char line[512], cache[128];
+	long a, t;
+	int ret = -1;
+	FILE *f;
+
+	f = fopen("/proc/slabinfo", "re");
+	if (!f) {
+		mmt_log("open /proc/slabinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s %ld %ld", cache, &a, &t) != 3 ||
+		    strcmp(cache, name))
+			continue;
+		if (active)
+			*active = a;
+		if (total)
+			*total = t;
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+int mmt_cg_enable_memory(const char *parent)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", parent);
+	return mmt_write_file(path, "+memory");
+}
+
+int mmt_cg_create(const char *path)
+{
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		mmt_log("mkdir %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int mmt_cg_destroy(const char *path)
+{
+	int tries;
+
+	/*
+	 * A cgroup whose last task just exited may still be busy for a
+	 * moment; retry briefly instead of failing the test on a race.
+	 */
+	for (tries = 0; tries < 100; tries++) {
+		if (!rmdir(path) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			break;
+		usleep(10000);
+	}
+	mmt_log("rmdir %s: %s", path, strerror(errno));
+	return -1;
+}
+
+int mmt_cg_enter(const char *path)
+{
+	char file[256], pid[32];
+
+	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	return mmt_write_file(file, pid);
+}
+
+long long mmt_cg_stat(const char *path, const char *key)
+{
+	char file[256];
+
+	snprintf(file, sizeof(file), "%s/memory.stat", path);
+	return mmt_key_value(file, key);
+}
+
+long long mmt_cg_read_ll(const char *path, const char *file)
+{
+	char name[256], buf[64];
+
+	snprintf(name, sizeof(name), "%s/%s", path, file);
+	if (mmt_read_file(name, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
+int mmt_module_load(const char *name, const char *params)
+{
+	char path[256];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/%s.ko", MODULE_DIR, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		mmt_log("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = syscall(SYS_finit_module, fd, params ? params : "", 0);
+	if (ret)
+		ret = -errno;
+	close(fd);
+	if (ret && ret != -EAGAIN)
+		mmt_log("finit_module %s: %s", name, strerror(-ret));
+	/* time_bench style modules return -EAGAIN once they have run. */
+	return ret;
+}
+
+int mmt_module_unload(const char *name)
+{
+	if (syscall(SYS_delete_module, name, O_NONBLOCK)) {
+		mmt_log("delete_module %s: %s", name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int mmt_drop_caches(void)
+{
+	sync();
+	return mmt_write_file("/proc/sys/vm/drop_caches", "3");
+}

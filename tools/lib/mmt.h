@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mmt: the small helper library shared by the in-guest tests.
+ *
+ * Every test is one static program in tools/tests/ that returns one of
+ * the kselftest exit codes below.  Helpers return -1 (or a negative
+ * errno) on error and print a "# " diagnostic line saying what failed,
+ * so a test only has to propagate the failure.
+ */
+#ifndef MMT_H
+#define MMT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define KSFT_PASS	0
+#define KSFT_FAIL	1
+#define KSFT_SKIP	4
+
+#define CG_ROOT		"/sys/fs/cgroup"
+#define MODULE_DIR	"/modules"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Diagnostics: one line, prefixed for TAP. */
+void mmt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Assertion helper for the common shape "check, say why on failure".
+ * Evaluates to the condition so a test can `goto cleanup` on false.
+ */
+#define mmt_check(cond, ...) \
+	((cond) ? 1 : (mmt_log("FAIL %s:%d: ", __FILE__, __LINE__), \
+		       mmt_log(__VA_ARGS__), 0))
+
+/* Files */
+ssize_t mmt_read_file(const char *path, char *buf, size_t size);
+int mmt_write_file(const char *path, const char *s);
+int mmt_file_contains(const char *path, const char *needle);
+
+/*
+ * "key value" files (/proc/vmstat, memory.stat, numastat) and
+ * "Key:   value kB" files (/proc/meminfo, node meminfo).  The value is
+ * returned as read (kB stays kB); -1 when the key is absent.
+ */
+long long mmt_key_value(const char *path, const char *key);
+long long mmt_vmstat(const char *key);
+long long mmt_meminfo(const char *key);
+long long mmt_node_meminfo(int nid, const char *key);
+long long mmt_node_numastat(int nid, const char *key);
+
+/* Sum of a per-zone counter over every zone of /proc/zoneinfo, or -1. */
+long long mmt_zoneinfo_sum(const char *key);
+
+/* Topology */
+int mmt_nr_online_cpus(void);
+int mmt_nr_online_nodes(void);
+int mmt_cpu_set_online(int cpu, int online);
+
+/* Kernel command line: non-zero when @word appears as a whole word. */
+int mmt_cmdline_has(const char *word);
+
+/*
+ * /proc/slabinfo: active and total objects of cache @name.
+ * Returns 0, or -1 when the cache is not listed.
+ */
+int mmt_slabinfo(const char *name, long *active, long *total);
+
+/* Memory cgroups (cgroup v2 mounted at CG_ROOT by the runner). */
+int mmt_cg_enable_memory(const char *parent);
+int mmt_cg_create(const char *path);
+int mmt_cg_destroy(const char *path);
+int mmt_cg_enter(const char *path);	/* moves the calling process */
+long long mmt_cg_stat(const char *path, const char *key);	/* memory.stat */
+long long mmt_cg_read_ll(const char *path, const char *file);
+
+/* Modules in MODULE_DIR, by file name without ".ko". */
+int mmt_module_load(const char *name, const char *params);
+int mmt_module_unload(const char *name);
+
+/* Caches: drop slab and page caches, compact, shrink all slab caches. */
+int mmt_drop_caches(void);
+
+#endif /* MMT_H */
