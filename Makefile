@@ -25,6 +25,14 @@ help:
 	@echo '  make              fetch, apply, build, boot and test SCENARIO, print the report'
 	@echo '  make check        the test suite (what CI runs): host tests, then build and'
 	@echo '                    boot every "check" scenario of configs/scenarios'
+	@echo '  make check-full   check, plus the slow review gates (each patch built with'
+	@echo '                    W=1 and sparse, coccinelle), every "full" scenario'
+	@echo '                    compiled, and the mails of make send checked'
+	@echo
+	@echo 'Review and sending:'
+	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
+	@echo '  make send         b4 branch of the series with a cover letter, To/Cc from'
+	@echo '                    get_maintainer.pl; writes the mails to build/send/ (no mail sent)'
 	@echo
 	@echo 'Steps on their own:'
 	@echo '  make deps         install missing Debian packages (root) or name them'
@@ -63,6 +71,17 @@ boot:
 check:
 	@ci/check.sh
 
+check-full:
+	@MM510_FULL=1 ci/check.sh
+
+maintainers-notes:
+	@$(MAIN) deps fetch base
+	@ci/maintainers-notes.sh --write
+
+send:
+	@$(MAIN) deps fetch base apply
+	@ci/send.sh
+
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/*.applied
 
@@ -70,4 +89,5 @@ distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check clean distclean
+.PHONY: all help deps fetch base apply build boot check check-full maintainers-notes send \
+	clean distclean
