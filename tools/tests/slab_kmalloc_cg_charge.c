@@ -13,9 +13,11 @@
  * Tolerances: SLUB's /proc/slabinfo counts objects of per-cpu slabs as
  * active, so each cache is shrunk (flushing per-cpu slabs) before it is
  * read, and a remaining slack of two slabs per CPU is allowed for other
- * users of the same caches.  memory.stat on 5.10 leaves up to
- * MEMCG_CHARGE_BATCH (32) pages per CPU of slab bytes in per-cpu
- * counters, so slab bytes are compared within that per CPU.
+ * users of the same caches; with SLAB, freed objects parked in its
+ * per-cpu and shared arrays also count as active (mmt_slab_slack()).
+ * memory.stat on 5.10 leaves up to MEMCG_CHARGE_BATCH (32) pages per CPU
+ * of slab bytes in per-cpu counters, so slab bytes are compared within
+ * that per CPU.
  *
  * Fails when accounted objects do not show up in kmalloc-cg-<n> (group 2
  * missing: they would go to kmalloc-<n>), when unaccounted objects are
@@ -49,36 +51,12 @@ static int kcg_param(const char *param, long val)
 	return mmt_write_file(path, buf);
 }
 
-/* objsize and objperslab columns of /proc/slabinfo */
-static int slab_geometry(const char *name, long *objsize, long *perslab)
-{
-	char line[512], cache[128];
-	long a, t;
-	FILE *f = fopen("/proc/slabinfo", "re");
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%127s %ld %ld %ld %ld", cache, &a, &t,
-			   objsize, perslab) == 5 && !strcmp(cache, name)) {
-			ret = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
 /* Active objects after flushing per-cpu slabs where SLUB allows it. */
 static long slab_active(const char *name)
 {
-	char path[256];
 	long active;
 
-	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
-	if (!access(path, W_OK))
-		mmt_write_file(path, "1");
+	mmt_slab_shrink(name);
 	if (mmt_slabinfo(name, &active, NULL))
 		return -1;
 	return active;
@@ -91,7 +69,8 @@ static int near(long long got, long long want, long long tol)
 
 int main(void)
 {
-	long cg0, cg1, n0, n1, objsize, perslab, tol_objs;
+	long cg0, cg1, n0, n1, objsize, tol_objs;
+	struct mmt_slab geo;
 	long long slab0, slab1, tol_bytes;
 	int ret = KSFT_FAIL, loaded = 0, entered = 0, ncpus, err;
 
@@ -103,15 +82,16 @@ int main(void)
 		mmt_log("cgroup.memory=nokmem: kernel memory is not charged");
 		return KSFT_SKIP;
 	}
-	if (!mmt_check(!slab_geometry(CG_CACHE, &objsize, &perslab),
+	if (!mmt_check(!mmt_slab_read(CG_CACHE, &geo),
 		       "%s not in /proc/slabinfo", CG_CACHE))
 		return KSFT_FAIL;
 
 	ncpus = mmt_nr_online_cpus();
-	tol_objs = 2L * perslab * ncpus;
+	objsize = geo.objsize;
+	tol_objs = mmt_slab_slack(&geo, ncpus);
 	tol_bytes = STAT_BATCH * ncpus + tol_objs * objsize;
 	mmt_log("objsize %ld, %ld per slab, %d cpus: tolerance %ld objects, %lld bytes",
-		objsize, perslab, ncpus, tol_objs, tol_bytes);
+		objsize, geo.perslab, ncpus, tol_objs, tol_bytes);
 
 	err = mmt_module_load(MOD, NULL);
 	if (err && err != -EEXIST)

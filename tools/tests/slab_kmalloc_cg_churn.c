@@ -14,7 +14,8 @@
  *
  * Tolerances: SLUB keeps per-cpu slabs that /proc/slabinfo counts as
  * active; the cache is shrunk before each reading and two slabs per CPU
- * of slack are allowed.  memory.stat may hold up to MEMCG_CHARGE_BATCH
+ * of slack are allowed (plus SLAB's per-cpu and shared arrays, see
+ * mmt_slab_slack()).  memory.stat may hold up to MEMCG_CHARGE_BATCH
  * pages per CPU in per-cpu counters.  Polling is bounded (5 s) to let
  * deferred work (objcg release, cgroup offlining) finish.
  *
@@ -53,35 +54,12 @@ static int kcg_param(const char *param, long val)
 
 static long slab_active(const char *name)
 {
-	char path[256];
 	long active;
 
-	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
-	if (!access(path, W_OK))
-		mmt_write_file(path, "1");
+	mmt_slab_shrink(name);
 	if (mmt_slabinfo(name, &active, NULL))
 		return -1;
 	return active;
-}
-
-static int slab_perslab(const char *name, long *perslab)
-{
-	char line[512], cache[128];
-	long a, t, sz;
-	FILE *f = fopen("/proc/slabinfo", "re");
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%127s %ld %ld %ld %ld", cache, &a, &t, &sz,
-			   perslab) == 5 && !strcmp(cache, name)) {
-			ret = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
 }
 
 /* Child: join @cg, allocate accounted objects, report by exit status. */
@@ -128,7 +106,8 @@ out:
 
 int main(void)
 {
-	long base, now = -1, perslab, tol_objs;
+	long base, now = -1, tol_objs;
+	struct mmt_slab geo;
 	long long slab = -1, tol_bytes;
 	int ret = KSFT_FAIL, ncpus, round, tries, err;
 
@@ -140,11 +119,11 @@ int main(void)
 		mmt_log("cgroup.memory=nokmem: kernel memory is not charged");
 		return KSFT_SKIP;
 	}
-	if (!mmt_check(!slab_perslab(CG_CACHE, &perslab),
+	if (!mmt_check(!mmt_slab_read(CG_CACHE, &geo),
 		       "%s not in /proc/slabinfo", CG_CACHE))
 		return KSFT_FAIL;
 	ncpus = mmt_nr_online_cpus();
-	tol_objs = 2L * perslab * ncpus;
+	tol_objs = mmt_slab_slack(&geo, ncpus);
 	tol_bytes = STAT_BATCH * ncpus + tol_objs * OBJ_SIZE;
 
 	err = mmt_module_load(MOD, NULL);

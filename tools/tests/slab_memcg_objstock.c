@@ -63,28 +63,6 @@ static int kcg_param(const char *param, long val)
 	return mmt_write_file(path, buf);
 }
 
-/* objsize and pagesperslab columns of /proc/slabinfo */
-static int slab_geometry(const char *name, long *objsize, long *pages)
-{
-	char line[512], cache[128];
-	long a, t, per;
-	FILE *f = fopen("/proc/slabinfo", "re");
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%127s %ld %ld %ld %ld %ld", cache, &a, &t,
-			   objsize, &per, pages) == 6 &&
-		    !strcmp(cache, name)) {
-			ret = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
 /* SUnreclaim over all nodes, in bytes. */
 static long long node_sunreclaim(void)
 {
@@ -98,16 +76,6 @@ static long long node_sunreclaim(void)
 		sum += kb * 1024;
 	}
 	return sum;
-}
-
-/* Give empty slabs back (SLUB) so that SUnreclaim shows the free. */
-static void slab_shrink(const char *name)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
-	if (!access(path, W_OK))
-		mmt_write_file(path, "1");
 }
 
 static int near(long long got, long long want, long long tol)
@@ -130,16 +98,19 @@ static void take(const char *cg, struct snap *s)
 /* Allocate and free in CHILD; stats must follow both ways. */
 static int alloc_free_case(const struct objcase *c)
 {
-	long objsize, pages;
 	long long want, tol, node_tol;
+	struct mmt_slab geo;
 	struct snap a, b, d;
 
-	if (!mmt_check(!slab_geometry(c->cache, &objsize, &pages),
+	if (!mmt_check(!mmt_slab_read(c->cache, &geo),
 		       "%s not in /proc/slabinfo", c->cache))
 		return -1;
-	want = (long long)c->nr * objsize;
+	want = (long long)c->nr * geo.objsize;
 	tol = ncpus * (2 * PAGE + 2 * BATCH);
-	node_tol = want / 8 + ncpus * 2 * pages * PAGE + 2 * BATCH;
+	/* SLAB also keeps up to (1 + ncpus) batches of free objects a node */
+	node_tol = want / 8 + ncpus * 2 * geo.pagesperslab * PAGE +
+		   (mmt_slab_slack(&geo, ncpus) +
+		    (1 + ncpus) * geo.batchcount) * geo.objsize + 2 * BATCH;
 
 	if (kcg_param("size", c->size))
 		return -1;
@@ -149,7 +120,7 @@ static int alloc_free_case(const struct objcase *c)
 	take(CHILD, &b);
 	if (kcg_param("free", 1))
 		return -1;
-	slab_shrink(c->cache);
+	mmt_slab_shrink(c->cache);
 	take(CHILD, &d);
 
 	mmt_log("%s x %ld: slab %+lld, slab_unreclaimable %+lld, SUnreclaim %+lld (want %lld)",
@@ -178,12 +149,12 @@ static int reparent_case(void)
 {
 	const struct objcase *c = &cases[0];
 	long long want, tol;
+	struct mmt_slab geo;
 	struct snap a, b, d;
-	long objsize, pages;
 
-	if (slab_geometry(c->cache, &objsize, &pages))
+	if (mmt_slab_read(c->cache, &geo))
 		return -1;
-	want = (long long)c->nr * objsize;
+	want = (long long)c->nr * geo.objsize;
 	tol = ncpus * (2 * PAGE + 2 * BATCH);
 
 	if (kcg_param("size", c->size))
