@@ -392,3 +392,45 @@ int mmt_drop_caches(void)
 	sync();
 	return mmt_write_file("/proc/sys/vm/drop_caches", "3");
 }
+
+int mmt_slab_read(const char *name, struct mmt_slab *s)
+{
+	char line[512], cache[128];
+	int ret = -1;
+	FILE *f;
+
+	f = fopen("/proc/slabinfo", "re");
+	if (!f) {
+		mmt_log("open /proc/slabinfo: %s", strerror(errno));
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s", cache) != 1 || strcmp(cache, name))
+			continue;
+		if (sscanf(line, "%*s %ld %ld %ld %ld %ld : tunables %ld %ld %ld",
+			   &s->active, &s->total, &s->objsize, &s->perslab,
+			   &s->pagesperslab, &s->limit, &s->batchcount,
+			   &s->sharedfactor) >= 5)
+			ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+void mmt_slab_shrink(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
+	if (!access(path, W_OK))
+		mmt_write_file(path, "1");
+}
+
+long mmt_slab_slack(const struct mmt_slab *s, int ncpus)
+{
+	/* A shared array per node: ncpus bounds the node count too. */
+	return ncpus * (2 * s->perslab + s->limit +
+			s->sharedfactor * s->batchcount);
+}

@@ -83,4 +83,23 @@ int mmt_module_unload(const char *name);
 /* Caches: drop slab and page caches, compact, shrink all slab caches. */
 int mmt_drop_caches(void);
 
+/*
+ * One /proc/slabinfo line.  limit, batchcount and sharedfactor are SLAB's
+ * per-cpu and shared array sizes (0 with SLUB).
+ */
+struct mmt_slab {
+	long active, total, objsize, perslab, pagesperslab;
+	long limit, batchcount, sharedfactor;
+};
+
+int mmt_slab_read(const char *name, struct mmt_slab *s);	/* 0 or -1 */
+/* SLUB: flush per-cpu slabs and free empty ones (no-op with SLAB). */
+void mmt_slab_shrink(const char *name);
+/*
+ * Free objects a cache may still report as active: two slabs per CPU
+ * (SLUB's per-cpu and partial slabs) plus, with SLAB, its per-cpu and
+ * shared arrays, which hold freed objects without returning them.
+ */
+long mmt_slab_slack(const struct mmt_slab *s, int ncpus);
+
 #endif /* MMT_H */
