@@ -68,6 +68,34 @@ static int take_snap(struct snap *s)
 	return 0;
 }
 
+/*
+ * Baseline: let memcgs removed just before (an earlier test's cgroups)
+ * finish freeing, or their frees would be subtracted from our count:
+ * wait for two equal object counts in a row.  Without the caches there is
+ * nothing exact to wait on, so just give RCU and the workers a moment.
+ */
+static int settle(struct snap *s)
+{
+	struct snap prev;
+	int waited;
+
+	mmt_drop_caches();
+	if (take_snap(&prev))
+		return -1;
+	for (waited = 0; waited <= SETTLE_MS; waited += 5 * POLL_MS) {
+		usleep(5 * POLL_MS * 1000);
+		mmt_drop_caches();
+		if (take_snap(s))
+			return -1;
+		if (!have_caches ||
+		    (s->memcg == prev.memcg && s->pn == prev.pn))
+			return 0;
+		prev = *s;
+	}
+	mmt_log("slab counts did not settle, going on");
+	return 0;
+}
+
 /* Objects added, as wanted?  @slack covers per-cpu caching when not exact. */
 static int moved_by(long from, long to, long want, long slack)
 {
@@ -127,8 +155,7 @@ int main(void)
 		goto cleanup;
 
 	/* Start from trimmed caches so the delta is what the cgroups took. */
-	mmt_drop_caches();
-	if (take_snap(&before))
+	if (settle(&before))
 		goto cleanup;
 	for (i = 0; i < NR_CGROUPS; i++) {
 		snprintf(path, sizeof(path), "%s/c%d", PARENT, i);
