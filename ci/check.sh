@@ -54,9 +54,12 @@ tap() {
 		"not ok "*)
 			name=${line#not ok }; name=${name#* }
 			record "$prefix$name" fail "see log" "$log" ;;
+		*" # SKIP"*)
+			name=${line#ok }; name=${name#* }
+			record "$prefix${name%% # SKIP*}" pass "skipped${name#* # SKIP}" "$log" ;;
 		"ok "*)
 			name=${line#ok }; name=${name#* }
-			record "$prefix$name" pass "${name##*# }" "$log" ;;
+			record "$prefix$name" pass "ok" "$log" ;;
 		esac
 	done < <(grep -E '^(not )?ok [0-9]+ ' "$log")
 }

@@ -194,18 +194,18 @@ t_missing_tool() {
 # --- cases needing a built default kernel -----------------------------------
 
 t_guest_panics() {
-	expect_fail "kernel panic" env BOOT_ARGS=mm510.selftest=exit \
+	expect_fail "kernel panic" env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=exit \
 		BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" default
 }
 
 t_guest_hangs() {
-	expect_fail "guest hung" env BOOT_ARGS=mm510.selftest=hang \
+	expect_fail "guest hung" env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=hang \
 		BOOT_TIMEOUT=30 QUIET=1 "$TOP/ci/boot.sh" default
 }
 
 t_guest_test_fails() {
 	# A test that does not exist must fail the run, not be skipped.
-	expect_fail "tests failed" env TESTS=no_such_test BOOT_TIMEOUT=300 \
+	expect_fail "tests failed" env BOOT_LOG="$scratch/boot.log" TESTS=no_such_test BOOT_TIMEOUT=300 \
 		QUIET=1 "$TOP/ci/boot.sh" default
 }
 
