@@ -243,6 +243,16 @@ int mmt_nr_online_nodes(void)
 	return count_range_list("/sys/devices/system/node/online");
 }
 
+int mmt_nr_possible_nodes(void)
+{
+	static const char path[] = "/sys/devices/system/node/possible";
+
+	/* CONFIG_NUMA=n kernels have no node directory: one node. */
+	if (access(path, F_OK))
+		return 1;
+	return count_range_list(path);
+}
+
 int mmt_cpu_set_online(int cpu, int online)
 {
 	char path[80];
@@ -292,6 +302,26 @@ int mmt_slabinfo(const char *name, long *active, long *total)
 	}
 	fclose(f);
 	return ret;
+}
+
+int mmt_slab_shrink(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
+	if (access(path, W_OK))
+		return -1;
+	return mmt_write_file(path, "1");
+}
+
+long mmt_slab_aliases(const char *name)
+{
+	char path[256], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/aliases", name);
+	if (access(path, R_OK) || mmt_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtol(buf, NULL, 10);
 }
 
 int mmt_cg_enable_memory(const char *parent)
