@@ -449,15 +449,6 @@ int mmt_slab_read(const char *name, struct mmt_slab *s)
 	return ret;
 }
 
-void mmt_slab_shrink(const char *name)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
-	if (!access(path, W_OK))
-		mmt_write_file(path, "1");
-}
-
 long mmt_slab_slack(const struct mmt_slab *s, int ncpus)
 {
 	/* A shared array per node: ncpus bounds the node count too. */

@@ -106,8 +106,6 @@ struct mmt_slab {
 };
 
 int mmt_slab_read(const char *name, struct mmt_slab *s);	/* 0 or -1 */
-/* SLUB: flush per-cpu slabs and free empty ones (no-op with SLAB). */
-void mmt_slab_shrink(const char *name);
 /*
  * Free objects a cache may still report as active: two slabs per CPU
  * (SLUB's per-cpu and partial slabs) plus, with SLAB, its per-cpu and
