@@ -30,6 +30,17 @@ void mmt_log(const char *fmt, ...)
 	fflush(stdout);
 }
 
+void mmt_fail_at(const char *file, int line, const char *fmt, ...)
+{
+	char msg[896];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	mmt_log("FAIL %s:%d: %s", file, line, msg);
+}
+
 ssize_t mmt_read_file(const char *path, char *buf, size_t size)
 {
 	ssize_t len = 0, n;

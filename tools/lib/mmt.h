@@ -31,8 +31,9 @@ void mmt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Evaluates to the condition so a test can `goto cleanup` on false.
  */
 #define mmt_check(cond, ...) \
-	((cond) ? 1 : (mmt_log("FAIL %s:%d: ", __FILE__, __LINE__), \
-		       mmt_log(__VA_ARGS__), 0))
+	((cond) ? 1 : (mmt_fail_at(__FILE__, __LINE__, __VA_ARGS__), 0))
+void mmt_fail_at(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Files */
 ssize_t mmt_read_file(const char *path, char *buf, size_t size);

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mm510: mm scalability backports for Linux 5.10.262.
+# `make help` lists the targets and the variables in effect.
+
+SCENARIO	?= default
+KERNEL_TREE	?=
+TREE		?= stack
+TESTS		?=
+BUILD		?= $(CURDIR)/build
+JOBS		?= $(shell nproc)
+
+export SCENARIO KERNEL_TREE TREE TESTS BUILD JOBS
+
+MAIN := ci/main.sh
+
+# The main job: fetch, apply, build, boot, test, report.
+all:
+	@$(MAIN) deps fetch base apply build boot
+
+help:
+	@echo 'mm510: mm scalability backports for Linux 5.10.262'
+	@echo
+	@echo 'Main targets:'
+	@echo '  make              fetch, apply, build, boot and test SCENARIO, print the report'
+	@echo '  make check        the test suite (what CI runs): host tests, then build and'
+	@echo '                    boot every "check" scenario of configs/scenarios'
+	@echo
+	@echo 'Steps on their own:'
+	@echo '  make deps         install missing Debian packages (root) or name them'
+	@echo '  make fetch        download and verify the pinned tarball into ~/.cache/mm510'
+	@echo '  make base         extract it into a git repository, tagged v5.10.262'
+	@echo '  make apply        git am the series onto branch mm510 of a worktree'
+	@echo '  make build        build SCENARIO'"'"'s kernel, test modules and initramfs'
+	@echo '  make boot         boot SCENARIO in QEMU and run the in-guest tests'
+	@echo '  make clean        remove kernel objects and logs (keeps trees and tarball)'
+	@echo '  make distclean    remove all of build/ (the tarball cache stays)'
+	@echo
+	@echo 'Config topics (configs/*.config):'
+	@for f in configs/*.config; do \
+		printf '  %-22s %s\n' "$$(basename $$f)" "$$(sed -n '1s/^# Help: //p' $$f)"; done
+	@echo
+	@echo 'Scenarios (configs/scenarios):'
+	@awk '!/^#/ && NF >= 4 { printf "  %-10s %-18s %-6s %s\n", $$1, $$2, $$3, $$5 }' configs/scenarios
+	@echo
+	@echo 'Variables in effect:'
+	@echo '  SCENARIO=$(SCENARIO)    scenario for build/boot'
+	@echo '  KERNEL_TREE=$(KERNEL_TREE)    your own git tree at 5.10.262 (empty: the pinned tarball)'
+	@echo '  TREE=$(TREE)    stack (the series applied) or base (plain 5.10.262)'
+	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all)'
+	@echo '  BUILD=$(BUILD)'
+	@echo '  JOBS=$(JOBS)'
+
+deps fetch base apply:
+	@$(MAIN) $@
+
+build:
+	@$(MAIN) deps fetch base apply build
+
+boot:
+	@$(MAIN) boot
+
+check:
+	@ci/check.sh
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/*.applied
+
+distclean:
+	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
+	rm -rf $(BUILD)
+
+.PHONY: all help deps fetch base apply build boot check clean distclean

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Apply `series` with `git am`, in order, on a fresh branch from the base.
+#
+# The stack lives in a git worktree of the base repository (ours, or the
+# user's KERNEL_TREE), on branch $STACK_BRANCH; the user's checked-out
+# branch and working tree are never touched.  A patch that does not apply
+# is named with the failing hunk, `git am --abort` runs, the worktree is
+# left at the base, and the exit status is non-zero.  When neither the
+# base nor the series changed since the last run, nothing is done, so the
+# kernel build that follows rebuilds nothing.
+
+. "$(dirname "$0")/lib.sh"
+
+need git git
+lock_build
+
+tree=$(stack_tree)
+series=$TOP/series
+[ -f "$series" ] || die "$series missing"
+
+if [ -n "${KERNEL_TREE:-}" ]; then
+	src=$(cd "$KERNEL_TREE" 2>/dev/null && pwd) ||
+		die "KERNEL_TREE=$KERNEL_TREE is not a folder"
+	git -C "$src" rev-parse --git-dir >/dev/null 2>&1 ||
+		die "KERNEL_TREE=$src is not a git repository"
+	version=$(make -s -C "$src" kernelversion 2>/dev/null) ||
+		die "KERNEL_TREE=$src: 'make kernelversion' failed; is it a kernel tree?"
+	[ "$version" = "$BASE_VERSION" ] ||
+		die "KERNEL_TREE=$src is at $version; the stack needs $BASE_VERSION"
+	[ -z "$(git -C "$src" status --porcelain)" ] ||
+		die "KERNEL_TREE=$src has uncommitted changes; commit or stash them first"
+	base=$(git -C "$src" rev-parse HEAD)
+else
+	src=$BASE_REPO
+	[ -d "$src" ] || die "$src missing: run 'make base' first"
+	base=$(git -C "$src" rev-parse "$BASE_TAG^{commit}")
+fi
+
+# Every file named by the series must exist before anything is touched.
+mapfile -t patches < <(series_patches "$series")
+for p in "${patches[@]}"; do
+	[ -f "$TOP/patches/$p" ] || die "series names patches/$p, which does not exist"
+done
+
+stamp_file=$BUILD/$(basename "$tree").applied
+stamp=$( { echo "$base"; echo "$IDENTITY"
+	   for p in "${patches[@]}"; do echo "$p"; cat "$TOP/patches/$p"; done
+	 } | sha256sum | cut -d' ' -f1)
+
+if [ -d "$tree" ]; then
+	common=$(cd "$tree" && cd "$(git rev-parse --git-common-dir)" && pwd) ||
+		die "$tree exists but is not a git worktree; remove it"
+	[ "$common" = "$(cd "$src" && cd "$(git rev-parse --git-common-dir)" && pwd)" ] ||
+		die "$tree is a worktree of another repository; remove it (git worktree remove) or use another BUILD"
+	gitdir=$(git -C "$tree" rev-parse --absolute-git-dir)
+	if [ -d "$gitdir/rebase-apply" ]; then
+		msg "an earlier run was interrupted during 'git am'; aborting it"
+		git -C "$tree" am --abort
+	fi
+	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+		die "$tree has uncommitted changes; commit them elsewhere or discard them (git -C $tree checkout -- .) first"
+	if [ -f "$stamp_file" ] && [ "$(head -n 1 "$stamp_file")" = "$stamp" ] &&
+	   [ "$(sed -n 2p "$stamp_file")" = "$(git -C "$tree" rev-parse HEAD)" ]; then
+		msg "$tree: series already applied, nothing to do"
+		exit 0
+	fi
+else
+	if [ -n "${KERNEL_TREE:-}" ] &&
+	   git -C "$src" rev-parse -q --verify "refs/heads/$STACK_BRANCH" >/dev/null; then
+		die "$src already has a branch '$STACK_BRANCH' that this stack did not make; delete it or set STACK_BRANCH=<name>"
+	fi
+	git -C "$src" worktree prune
+	git -C "$src" worktree add -q --detach "$tree" "$base"
+fi
+
+rm -f "$stamp_file"
+# Only files that differ move, so an unchanged series rebuilds little.
+git -C "$tree" checkout -q --detach "$base"
+
+name=${IDENTITY% <*}
+email=${IDENTITY##*<}; email=${email%>}
+export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
+
+n=0
+for p in "${patches[@]}"; do
+	n=$((n + 1))
+	if ! out=$(git -C "$tree" am -q --committer-date-is-author-date \
+			"$TOP/patches/$p" 2>&1); then
+		echo "$out" | grep -E '^(error|Patch failed|Applying)|patch failed' >&2 || echo "$out" >&2
+		git -C "$tree" am --abort
+		git -C "$tree" checkout -q --detach "$base"
+		die "patch $n, patches/$p, does not apply (hunk above); $tree is back at the base"
+	fi
+done
+
+git -C "$tree" checkout -q -B "$STACK_BRANCH"
+printf '%s\n%s\n' "$stamp" "$(git -C "$tree" rev-parse HEAD)" >"$stamp_file"
+msg "$tree: applied ${#patches[@]} patch(es) on branch $STACK_BRANCH"

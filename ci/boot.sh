@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# boot.sh SCENARIO: boot the scenario's kernel in QEMU (TCG) and run the
+# in-guest tests.  Exit status: 0 when every test passed, 1 otherwise.
+#
+# Two vCPUs, each its own socket and NUMA node (with QEMU's default
+# topology the vCPUs share a cache across nodes and 5.10 warns from
+# smpboot.c), 2 x 512 MiB of memory.  A crash cannot pass: panic=-1 and
+# -no-reboot end QEMU on a panic, and the verdict needs the runner's
+# "mm510-runner: PASS" line as well as QEMU's exit status (0 after the
+# runner's power-off, 3 after its isa-debug-exit write).  A hang is
+# ended by the host-side timeout.
+#
+# Environment: TREE=stack|base, TESTS=a,b (a subset), BOOT_ARGS (more
+# kernel arguments), BOOT_TIMEOUT (seconds), QUIET=1 (report only).
+
+. "$(dirname "$0")/lib.sh"
+. "$TOP/ci/scenario.sh"
+
+[ $# -eq 1 ] || die "usage: boot.sh SCENARIO"
+scenario_load "$1"
+need qemu-system-x86_64 qemu-system-x86
+need timeout coreutils
+
+case ${TREE:-stack} in
+stack)	tree=$(stack_tree) ;;
+base)	tree=$BASE_REPO ;;
+*)	die "TREE must be 'stack' or 'base', not '$TREE'" ;;
+esac
+obj=$BUILD/obj/$(basename "$tree")-$SC_KEY
+kernel=$obj/arch/x86/boot/bzImage
+initrd=$obj/mm510-initramfs.cpio
+[ -f "$kernel" ] && [ -f "$initrd" ] ||
+	die "no kernel for $SC_NAME in $obj: run 'make build SCENARIO=$SC_NAME' first"
+
+# What the guest must report as its release: the pinned version plus the
+# tree's localversion files, read here independently of kbuild.
+release=$BASE_VERSION
+for f in $(cd "$tree" && ls localversion* 2>/dev/null | sort); do
+	release=$release$(tr -d '\n' <"$tree/$f")
+done
+
+args="console=ttyS0 panic=-1 loglevel=6 log_buf_len=4M mm510.release=$release"
+[ -n "${TESTS:-}" ] && args="$args mm510.tests=$TESTS"
+[ -n "$SC_ARGS" ] && args="$args $SC_ARGS"
+[ -n "${BOOT_ARGS:-}" ] && args="$args $BOOT_ARGS"
+limit=${BOOT_TIMEOUT:-$SC_TIMEOUT}
+
+mkdir -p "$BUILD/logs"
+log=$BUILD/logs/$(basename "$tree")-$SC_NAME.log
+msg "booting $(basename "$tree")/$SC_NAME ($release), limit ${limit}s, log $log"
+
+rc=0
+timeout -k 10 "$limit" qemu-system-x86_64 \
+	-machine pc -accel tcg -cpu qemu64 -m 1G \
+	-smp 2,sockets=2,cores=1,threads=1 \
+	-object memory-backend-ram,id=m0,size=512M \
+	-object memory-backend-ram,id=m1,size=512M \
+	-numa node,nodeid=0,cpus=0,memdev=m0 \
+	-numa node,nodeid=1,cpus=1,memdev=m1 \
+	-kernel "$kernel" -initrd "$initrd" -append "$args" \
+	-display none -serial stdio -monitor none -no-reboot \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	</dev/null >"$log" 2>&1 || rc=$?
+
+# The report: TAP lines and the runner's diagnostics, kernel lines left out.
+if [ "${QUIET:-}" != 1 ]; then
+	grep -E '^(TAP version|1\.\.|ok |not ok |# |mm510-runner:)' "$log" || :
+fi
+
+verdict=
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	verdict="guest hung: no verdict within ${limit}s"
+elif grep -q '^mm510-runner: PASS' "$log" && [ "$rc" -eq 0 ]; then
+	echo "boot $SC_NAME: PASS ($(grep -c '^ok ' "$log") passed)"
+	exit 0
+elif grep -q '^mm510-runner: FAIL' "$log"; then
+	verdict="tests failed: $(grep -c '^not ok ' "$log") of $(grep -cE '^(not )?ok ' "$log")"
+elif grep -q 'Kernel panic' "$log"; then
+	verdict="kernel panic: $(grep -m1 'Kernel panic' "$log" | sed 's/^\[[^]]*\] //')"
+else
+	verdict="guest ended without a verdict (QEMU exit status $rc)"
+fi
+echo "boot $SC_NAME: FAIL: $verdict (log: $log)"
+exit 1

@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh SCENARIO: configure and build the kernel of a scenario, the
+# test modules against it, and its initramfs (runner, tests, modules).
+#
+# TREE=stack (default) builds the applied stack, TREE=base the plain
+# base.  Out of tree (O=), one folder per (tree, fragments), with ccache.
+# The .config is regenerated from the fragments every time but replaces
+# the old one only when it differs, so an unchanged run rebuilds nothing.
+# Every value a fragment asks for must survive; one that does not fails
+# the build with its name.
+
+. "$(dirname "$0")/lib.sh"
+. "$TOP/ci/scenario.sh"
+
+[ $# -eq 1 ] || die "usage: build.sh SCENARIO"
+scenario_load "$1"
+
+need make make
+need gcc gcc
+need ccache ccache
+need flex flex
+need bison bison
+need bc bc
+lock_build
+
+case ${TREE:-stack} in
+stack)	tree=$(stack_tree)
+	[ -d "$tree" ] || die "$tree missing: run 'make apply' first" ;;
+base)	tree=$BASE_REPO
+	[ -d "$tree" ] || die "$tree missing: run 'make base' first" ;;
+*)	die "TREE must be 'stack' or 'base', not '$TREE'" ;;
+esac
+
+obj=$BUILD/obj/$(basename "$tree")-$SC_KEY
+jobs=${JOBS:-$(nproc)}
+mkdir -p "$obj"
+# LOCALVERSION= (set, empty): the release is the version plus the tree's
+# localversion* files, without the "+" setlocalversion adds for a git
+# tree that is not at a tag.
+kmake=(make -C "$tree" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$jobs")
+
+# --- configuration --------------------------------------------------------
+frags=()
+for f in "${SC_FRAGMENTS[@]}"; do frags+=("$TOP/configs/$f.config"); done
+cfgtmp=$(mktemp -d "$BUILD/.config.XXXXXX")
+trap 'rm -rf "$cfgtmp"' EXIT
+(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$cfgtmp" "${frags[@]}") \
+	>"$cfgtmp/merge.log" 2>&1 || {
+	cat "$cfgtmp/merge.log" >&2
+	die "merge_config.sh failed for $SC_KEY"
+}
+# Last fragment wins, as in merge_config.sh.
+lost=$(cat "${frags[@]}" | sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/&/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/&/p' |
+	awk '{ k = $0; sub(/=.*/, "", k); sub(/^# /, "", k); sub(/ is not set$/, "", k); want[k] = $0 }
+	     END { for (k in want) print want[k] }' |
+	while read -r want; do
+		if [[ $want == "# "* ]]; then
+			k=${want#\# }; k=${k% is not set}
+			grep -q "^$k=" "$cfgtmp/.config" && echo "$want (got $(grep "^$k=" "$cfgtmp/.config"))"
+		else
+			grep -qxF "$want" "$cfgtmp/.config" ||
+				echo "$want (got $(grep -E "^(# )?${want%%=*}[= ]" "$cfgtmp/.config" || echo 'not present'))"
+		fi
+	done || :)
+[ -z "$lost" ] || {
+	echo "$lost" | sed 's/^/  /' >&2
+	die "requested config values did not survive for $SC_KEY (dependencies missing?)"
+}
+if ! cmp -s "$cfgtmp/.config" "$obj/.config"; then
+	msg "$SC_KEY: new .config"
+	cp "$cfgtmp/.config" "$obj/.config"
+fi
+
+# --- kernel -----------------------------------------------------------------
+msg "building $(basename "$tree") kernel for $SC_KEY in $obj"
+targets=(bzImage)
+grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets+=(modules)
+"${kmake[@]}" "${targets[@]}" >"$obj/build.log" 2>&1 || {
+	grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2
+	die "kernel build failed for $SC_KEY; full log: $obj/build.log"
+}
+
+# --- test modules -------------------------------------------------------------
+moddir=$obj/mm510-modules
+mkdir -p "$moddir"
+for f in "$moddir"/*.c; do
+	[ -e "$f" ] && [ ! -e "$TOP/tools/modules/${f##*/}" ] && rm -f "$f" "${f%.c}".*o
+done
+for f in "$TOP"/tools/modules/Kbuild "$TOP"/tools/modules/*.c; do
+	[ -e "$f" ] || continue
+	cmp -s "$f" "$moddir/${f##*/}" || cp -p "$f" "$moddir/"
+done
+if ls "$moddir"/*.c >/dev/null 2>&1 && grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
+	"${kmake[@]}" M="$moddir" modules >"$moddir/build.log" 2>&1 || {
+		grep -E 'error|warning' "$moddir/build.log" | head -n 20 >&2
+		die "test modules failed to build for $SC_KEY; log: $moddir/build.log"
+	}
+	! grep -q 'warning:' "$moddir/build.log" || {
+		grep 'warning:' "$moddir/build.log" >&2
+		die "test modules build with warnings for $SC_KEY"
+	}
+fi
+
+# --- guest user space and initramfs -------------------------------------------
+make -s -C "$TOP/tools" OUT="$BUILD/tools" >"$BUILD/tools.log" 2>&1 || {
+	cat "$BUILD/tools.log" >&2
+	die "the in-guest runner or tests failed to build"
+}
+list=$cfgtmp/initramfs.list
+{
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	for d in proc sys tmp tests modules; do echo "dir /$d 0755 0 0"; done
+	echo "file /init $BUILD/tools/init 0755 0 0"
+	for t in "$BUILD"/tools/tests/*; do
+		[ -e "$t" ] || continue
+		# Only tests whose source still exists.
+		[ -f "$TOP/tools/tests/${t##*/}.c" ] || continue
+		echo "file /tests/${t##*/} $t 0755 0 0"
+	done
+	for m in "$moddir"/*.ko; do
+		[ -e "$m" ] || continue
+		[ -f "$TOP/tools/modules/$(basename "$m" .ko).c" ] || continue
+		echo "file /modules/${m##*/} $m 0644 0 0"
+	done
+} >"$list"
+"$obj/usr/gen_init_cpio" "$list" >"$cfgtmp/initramfs.cpio"
+cmp -s "$cfgtmp/initramfs.cpio" "$obj/mm510-initramfs.cpio" ||
+	cp "$cfgtmp/initramfs.cpio" "$obj/mm510-initramfs.cpio"
+msg "$SC_KEY: $obj/arch/x86/boot/bzImage, $obj/mm510-initramfs.cpio"

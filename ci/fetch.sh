@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fetch the pinned base tarball from Debian's source archive and verify it.
+#
+# The archive's address comes from this machine's own apt configuration
+# (the deb.debian.org mirror it already uses); the source index is read
+# into a private apt state folder, so the system's sources and lists are
+# never touched.  The tarball lands in $CACHE_DIR; a second run downloads
+# nothing.  A partial or corrupt download never takes the final name.
+#
+# Overrides (for tests and mirrors): MM510_ARCHIVE_URI, MM510_TARBALL.
+
+. "$(dirname "$0")/lib.sh"
+
+tarball=$CACHE_DIR/$BASE_FILE
+
+verify() {
+	local sum
+	sum=$(sha256sum "$1" | cut -d' ' -f1)
+	[ "$sum" = "$BASE_SHA256" ] || {
+		msg "checksum mismatch for $1"
+		msg "  expected $BASE_SHA256"
+		msg "  got      $sum"
+		return 1
+	}
+}
+
+# Every archive URI in this machine's apt sources (deb822 and one-line).
+apt_uris() {
+	{
+		sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
+		sed -n 's/^deb\(-src\)\?[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\).*/\3/p' \
+			/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null
+	} | tr ' ' '\n' | sed -e '/^$/d' -e 's,/*$,,'
+}
+
+# The security archive this machine's apt uses; failing that, the same
+# host's debian-security beside its main archive.
+security_uri() {
+	local uri
+	uri=$(apt_uris | grep -E '/debian-security$' | head -n 1 || :)
+	if [ -z "$uri" ]; then
+		uri=$(apt_uris | grep -E '/debian$' | head -n 1 || :)
+		[ -n "$uri" ] && uri=$uri-security
+	fi
+	[ -n "$uri" ] ||
+		die "no Debian archive found in /etc/apt/sources.list*; set MM510_ARCHIVE_URI"
+	echo "$uri"
+}
+
+if [ -n "${MM510_TARBALL:-}" ]; then
+	# A tarball the user already has: verify it, then use it as the cache.
+	[ -f "$MM510_TARBALL" ] || die "MM510_TARBALL=$MM510_TARBALL does not exist"
+	verify "$MM510_TARBALL" || die "MM510_TARBALL is not the pinned $BASE_FILE"
+	mkdir -p "$CACHE_DIR"
+	if [ "$(realpath "$MM510_TARBALL")" != "$(realpath -m "$tarball")" ]; then
+		cp "$MM510_TARBALL" "$tarball.part"
+		mv -f "$tarball.part" "$tarball"
+	fi
+	exit 0
+fi
+
+if [ -f "$tarball" ]; then
+	verify "$tarball" ||
+		die "cached $tarball is corrupt; remove it and run 'make fetch' again"
+	msg "using cached $tarball"
+	exit 0
+fi
+
+need apt-get apt
+need sha256sum coreutils
+mkdir -p "$CACHE_DIR"
+apt_dir=$(mktemp -d "$CACHE_DIR/apt.XXXXXX")
+trap 'rm -rf "$apt_dir" "$tarball.part"' EXIT
+
+uri=${MM510_ARCHIVE_URI:-$(security_uri)}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+[ -f "$keyring" ] || die "$keyring missing: apt-get install debian-archive-keyring"
+mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+echo "deb-src [signed-by=$keyring] $uri $BASE_SRC_SUITE $BASE_SRC_COMPONENT" \
+	>"$apt_dir/sources.list"
+apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list"
+	  -o "Dir::Etc::sourceparts=/dev/null"
+	  -o "Dir::State::Lists=$apt_dir/lists"
+	  -o "Dir::Cache=$apt_dir/cache"
+	  -o "Acquire::Retries=2")
+
+msg "reading $BASE_SRC_SUITE sources from $uri"
+apt-get -q "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1 || {
+	cat "$apt_dir/update.log" >&2
+	die "cannot read the source index at $uri ($BASE_SRC_SUITE): is the archive reachable?"
+}
+if grep -qE '^(W|E): Failed to fetch' "$apt_dir/update.log"; then
+	cat "$apt_dir/update.log" >&2
+	die "cannot read the source index at $uri ($BASE_SRC_SUITE): is the archive reachable?"
+fi
+
+# The archive names the file and its checksum; both must match the pin.
+line=$(apt-get -q "${apt_opts[@]}" --print-uris source \
+	"$BASE_SRC_PACKAGE=$BASE_SRC_VERSION" 2>/dev/null | grep "' $BASE_FILE " || :)
+[ -n "$line" ] ||
+	die "$BASE_SRC_PACKAGE $BASE_SRC_VERSION ($BASE_FILE) not found in $uri $BASE_SRC_SUITE"
+file_uri=$(echo "$line" | sed "s/^'\([^']*\)'.*/\1/")
+archive_sum=$(echo "$line" | sed -n 's/.*SHA256:\([0-9a-f]*\).*/\1/p')
+[ "$archive_sum" = "$BASE_SHA256" ] ||
+	die "the archive lists $BASE_FILE with sha256 $archive_sum, the pin says $BASE_SHA256"
+
+msg "downloading $file_uri"
+# apt's own downloader checks the hash before the file is complete.
+/usr/lib/apt/apt-helper download-file "$file_uri" "$tarball.part" \
+	"SHA256:$BASE_SHA256" >"$apt_dir/download.log" 2>&1 || {
+	cat "$apt_dir/download.log" >&2
+	die "download of $file_uri failed; nothing was kept"
+}
+verify "$tarball.part" || die "downloaded file does not match the pin; nothing was kept"
+mv -f "$tarball.part" "$tarball"
+msg "fetched $tarball"

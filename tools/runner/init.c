@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm510 in-guest test runner: the initramfs's PID 1.
+ *
+ * Modelled on the kernel's nolibc selftest: prepare() mounts what the
+ * tests need, the tests run one after another, results come out as TAP
+ * on the console, and the verdict leaves the guest through QEMU's exit
+ * status: power off on success, isa-debug-exit on failure.  A crash of
+ * this program panics the kernel, and the host boots with panic=-1 and
+ * -no-reboot, so a crash never looks like a pass: the host also requires
+ * the final "mm510-runner: PASS" line.
+ *
+ * Kernel command line:
+ *   mm510.tests=a,b,c    run these tests from /tests (default: all, sorted)
+ *   mm510.timeout=SEC    per-test timeout (default 600)
+ *   mm510.selftest=exit|hang   the harness's own failure drills
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/io.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TEST_DIR	"/tests"
+#define MAX_TESTS	256
+#define DEBUG_EXIT_PORT	0xf4
+
+static char cmdline[4096];
+static int kmsg_fd = -1;
+
+/* Kernel log lines that mean a test (or boot) is not clean. */
+static const char * const bad_log[] = {
+	"WARNING:",
+	"BUG:",
+	"BUG ",
+	"Oops",
+	"KASAN",
+	"Call Trace",
+	"general protection fault",
+	"INFO: possible",
+	"INFO: inconsistent",
+	"INFO: trying to register non-static key",
+	"turning off the locking correctness validator",
+	"UBSAN:",
+	"Kernel panic",
+	"page allocation failure",
+};
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
+
+static void do_mount(const char *src, const char *dst, const char *type,
+		     const char *opts)
+{
+	mkdir(dst, 0755);
+	if (mount(src, dst, type, 0, opts) && errno != EBUSY)
+		say("# mount %s on %s: %s\n", type, dst, strerror(errno));
+}
+
+static void prepare(void)
+{
+	int fd;
+
+	do_mount("devtmpfs", "/dev", "devtmpfs", NULL);
+	/* The console may have come from the initramfs' own /dev node. */
+	fd = open("/dev/console", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	do_mount("proc", "/proc", "proc", NULL);
+	do_mount("sysfs", "/sys", "sysfs", NULL);
+	do_mount("cgroup2", "/sys/fs/cgroup", "cgroup2", NULL);
+	do_mount("debugfs", "/sys/kernel/debug", "debugfs", NULL);
+	do_mount("tmpfs", "/tmp", "tmpfs", "size=64m");
+
+	fd = open("/proc/cmdline", O_RDONLY);
+	if (fd >= 0) {
+		ssize_t n = read(fd, cmdline, sizeof(cmdline) - 1);
+
+		cmdline[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (kmsg_fd < 0)
+		say("# open /dev/kmsg: %s\n", strerror(errno));
+}
+
+/* Copy the value of "key=" from the command line into @buf. */
+static int cmdline_get(const char *key, char *buf, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = cmdline;
+
+	while ((p = strstr(p, key))) {
+		if ((p == cmdline || p[-1] == ' ') && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, " \n");
+
+			if (n >= size)
+				n = size - 1;
+			memcpy(buf, p + klen + 1, n);
+			buf[n] = '\0';
+			return 1;
+		}
+		p += klen;
+	}
+	return 0;
+}
+
+/*
+ * Read every kernel log record printed since the last call and report
+ * the ones matching bad_log.  Returns the number of bad records.
+ */
+static int scan_kmsg(void)
+{
+	char rec[2048];
+	int bad = 0;
+
+	if (kmsg_fd < 0)
+		return 0;
+	for (;;) {
+		ssize_t n = read(kmsg_fd, rec, sizeof(rec) - 1);
+		char *msg;
+		size_t i;
+
+		if (n < 0) {
+			if (errno == EPIPE)	/* overwritten records */
+				continue;
+			break;			/* EAGAIN: drained */
+		}
+		rec[n] = '\0';
+		/* "prio,seq,ts,flags;message\n continuation..." */
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		msg[strcspn(msg, "\n")] = '\0';
+		for (i = 0; i < sizeof(bad_log) / sizeof(bad_log[0]); i++) {
+			if (strstr(msg, bad_log[i])) {
+				if (bad < 20)
+					say("# kernel: %s\n", msg);
+				bad++;
+				break;
+			}
+		}
+	}
+	return bad;
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+static int list_tests(char **names)
+{
+	char sel[2048];
+	int n = 0;
+
+	if (cmdline_get("mm510.tests", sel, sizeof(sel))) {
+		char *save, *tok;
+
+		for (tok = strtok_r(sel, ",", &save); tok && n < MAX_TESTS;
+		     tok = strtok_r(NULL, ",", &save))
+			names[n++] = strdup(tok);
+		return n;
+	}
+
+	DIR *d = opendir(TEST_DIR);
+	struct dirent *de;
+
+	if (!d) {
+		say("# opendir %s: %s\n", TEST_DIR, strerror(errno));
+		return 0;
+	}
+	while ((de = readdir(d)) && n < MAX_TESTS) {
+		if (de->d_name[0] == '.')
+			continue;
+		names[n++] = strdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmpstr);
+	return n;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Returns a KSFT code, or -1 on timeout / abnormal end. */
+static int run_one(const char *name, int timeout)
+{
+	char path[256];
+	double deadline;
+	int status;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", TEST_DIR, name);
+	if (access(path, X_OK)) {
+		say("# %s: no such test\n", path);
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		say("# fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		char *argv[] = { path, NULL };
+
+		setpgid(0, 0);
+		chdir("/tmp");
+		execv(path, argv);
+		say("# exec %s: %s\n", path, strerror(errno));
+		_exit(1);
+	}
+	setpgid(pid, pid);
+
+	deadline = now() + timeout;
+	for (;;) {
+		pid_t w = waitpid(-1, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w > 0)	/* an orphan reparented to us */
+			continue;
+		if (now() > deadline) {
+			say("# %s: timed out after %d s, killing it\n", name,
+			    timeout);
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -1;
+		}
+		usleep(20000);
+	}
+	/* Leftover helpers of the test must not leak into the next one. */
+	kill(-pid, SIGKILL);
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	if (WIFSIGNALED(status)) {
+		say("# %s: killed by signal %d\n", name, WTERMSIG(status));
+		return -1;
+	}
+	return WEXITSTATUS(status);
+}
+
+static void finish(int pass)
+{
+	pid_t pid;
+
+	say("mm510-runner: %s\n", pass ? "PASS" : "FAIL");
+	sync();
+	/* PID 1 cannot survive its own reboot(); a child does it. */
+	pid = fork();
+	if (!pid) {
+		if (!pass && !ioperm(DEBUG_EXIT_PORT, 4, 1))
+			outb(1, DEBUG_EXIT_PORT);	/* QEMU exits with 3 */
+		reboot(RB_POWER_OFF);
+		_exit(0);
+	}
+	for (;;)
+		pause();
+}
+
+int main(void)
+{
+	char *names[MAX_TESTS], val[64];
+	int n, i, timeout = 600, failed = 0, passed = 0, skipped = 0;
+
+	prepare();
+	say("TAP version 13\n");
+
+	if (cmdline_get("mm510.timeout", val, sizeof(val)))
+		timeout = atoi(val) > 0 ? atoi(val) : timeout;
+	if (cmdline_get("mm510.selftest", val, sizeof(val))) {
+		/* Drills for the host's own bad-input tests. */
+		if (!strcmp(val, "exit"))
+			return 1;	/* PID 1 exits: the kernel panics */
+		if (!strcmp(val, "hang"))
+			for (;;)
+				pause();
+	}
+
+	n = list_tests(names);
+	say("1..%d\n", n + 1);
+
+	/* Test 1: the kernel booted without a warning. */
+	if (scan_kmsg()) {
+		say("not ok 1 boot-log\n");
+		failed++;
+	} else {
+		say("ok 1 boot-log\n");
+		passed++;
+	}
+
+	for (i = 0; i < n; i++) {
+		double t0 = now();
+		int ret = run_one(names[i], timeout);
+		int bad = scan_kmsg();
+		const char *what = "";
+
+		if (bad && ret == 0) {
+			say("# %s: %d bad kernel log line(s)\n", names[i], bad);
+			ret = 1;
+		}
+		if (ret == 0) {
+			passed++;
+		} else if (ret == 4 && !bad) {
+			skipped++;
+			what = " # SKIP";
+		} else {
+			failed++;
+		}
+		say("# %s took %.1f s\n", names[i], now() - t0);
+		say("%sok %d %s%s\n", ret == 0 || what[0] ? "" : "not ",
+		    i + 2, names[i], what);
+	}
+	say("# totals: pass:%d fail:%d skip:%d\n", passed, failed, skipped);
+	finish(!failed && n + 1 > 0);
+	return 0;
+}
