@@ -9,7 +9,8 @@
  * check from the outside that:
  * - the module saw no error and allocated exactly the pages it asked for;
  * - the PGALLOC events in /proc/vmstat grew by at least that many pages,
- *   so bulk allocations are accounted;
+ *   so bulk allocations are accounted (where the kernel has VM event
+ *   counters);
  * - once the module is gone, free memory (MemFree plus the pages on the
  *   per-cpu lists) is back where it was, so nothing leaked.
  * A bulk allocator that returns short, counts populated array slots
@@ -70,8 +71,10 @@ static long long free_pages_total(void)
 		return -1;
 	memfree = mmt_meminfo("MemFree");
 	pcp = mmt_zoneinfo_sum("count:");
-	if (memfree < 0 || pcp < 0)
+	if (memfree < 0 || pcp < 0) {
+		mmt_log("MemFree %lld kB, pcp pages %lld", memfree, pcp);
 		return -1;
+	}
 	return memfree / 4 + pcp;
 }
 
@@ -86,8 +89,11 @@ int main(void)
 	mmt_drop_caches();
 	free_before = free_pages_total();
 	alloc_before = pgalloc_total();
-	if (free_before < 0 || alloc_before <= 0)
+	if (free_before < 0)
 		goto cleanup;
+	/* CONFIG_VM_EVENT_COUNTERS=n kernels have no pgalloc_* counters. */
+	if (!alloc_before)
+		mmt_log("no pgalloc_* counters in /proc/vmstat: PGALLOC not checked");
 
 	snprintf(params, sizeof(params), "max_pages=%d rounds=%d",
 		 MAX_PAGES, ROUNDS);
@@ -111,7 +117,8 @@ int main(void)
 		       allocated, expected))
 		goto cleanup;
 	mmt_log("pgalloc grew by %lld", alloc_after - alloc_before);
-	if (!mmt_check(alloc_after - alloc_before >= allocated,
+	if (alloc_before &&
+	    !mmt_check(alloc_after - alloc_before >= allocated,
 		       "pgalloc grew by %lld, less than %lld pages allocated",
 		       alloc_after - alloc_before, allocated))
 		goto cleanup;
