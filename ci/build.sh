@@ -90,8 +90,12 @@ grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets+=(modules)
 # --- test modules -------------------------------------------------------------
 moddir=$obj/mm510-modules
 mkdir -p "$moddir"
+# Drop modules whose source is gone (not kbuild's generated *.mod.c).
 for f in "$moddir"/*.c; do
-	[ -e "$f" ] && [ ! -e "$TOP/tools/modules/${f##*/}" ] && rm -f "$f" "${f%.c}".*o
+	case $f in *.mod.c) continue ;; esac
+	if [ -e "$f" ] && [ ! -e "$TOP/tools/modules/${f##*/}" ]; then
+		rm -f "$f" "${f%.c}.o" "${f%.c}.ko" "${f%.c}.mod" "${f%.c}.mod.c" "${f%.c}.mod.o"
+	fi
 done
 for f in "$TOP"/tools/modules/Kbuild "$TOP"/tools/modules/*.c; do
 	[ -e "$f" ] || continue
