@@ -13,6 +13,7 @@
  * Skips when the memory controller is absent (CONFIG_MEMCG=n, or booted
  * with cgroup_disable=memory, where nothing is charged anyway).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,27 @@ static int is_normal_kmalloc(const char *name)
 	return !strncmp(name, "kmalloc-", 8) &&
 	       strncmp(name, "kmalloc-rcl-", 12) &&
 	       strncmp(name, "kmalloc-cg-", 11);
+}
+
+/*
+ * How many /sys/kernel/slab entries are aliases of a merged cache.  With
+ * none (slab_nomerge, SLAB_MERGE_DEFAULT=n, or KASAN's never-merge flag)
+ * the no-merge check of kmalloc-<n> below holds whatever the kernel does,
+ * so say so instead of counting it as evidence.
+ */
+static int nr_merged_entries(void)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(SLAB_SYSFS);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += de->d_type == DT_LNK;
+	closedir(d);
+	return n;
 }
 
 static int check_sysfs(const char *normal, const char *cg, int nokmem)
@@ -107,6 +129,13 @@ int main(void)
 
 	mmt_log("%d kmalloc-<n> caches, %d kmalloc-cg-<n> caches",
 		nr_normal, nr_cg);
+	if (have_sysfs) {
+		int merged = nr_merged_entries();
+
+		mmt_log("%d merged cache entries in %s%s", merged, SLAB_SYSFS,
+			merged ? "" : ": merging is off on this kernel, the "
+			"no-merge check proves nothing here");
+	}
 	ok &= mmt_check(nr_normal > 0, "no kmalloc-<n> in /proc/slabinfo");
 	if (nokmem)
 		ok &= mmt_check(nr_cg == 0, "kmalloc-cg caches with nokmem");

@@ -69,7 +69,7 @@ static int near(long long got, long long want, long long tol)
 
 int main(void)
 {
-	long cg0, cg1, n0, n1, objsize, tol_objs;
+	long cg0, cg1, n0, n1, objsize, charged, tol_objs;
 	struct mmt_slab geo;
 	long long slab0, slab1, tol_bytes;
 	int ret = KSFT_FAIL, loaded = 0, entered = 0, ncpus, err;
@@ -88,6 +88,11 @@ int main(void)
 
 	ncpus = mmt_nr_online_cpus();
 	objsize = geo.objsize;
+	/*
+	 * What memcg charges per object: obj_full_size(), the slab's object
+	 * size plus the objcg pointer kept for it in the slab's vector.
+	 */
+	charged = objsize + sizeof(void *);
 	tol_objs = mmt_slab_slack(&geo, ncpus);
 	tol_bytes = STAT_BATCH * ncpus + tol_objs * objsize;
 	mmt_log("objsize %ld, %ld per slab, %d cpus: tolerance %ld objects, %lld bytes",
@@ -121,10 +126,10 @@ int main(void)
 		       NR_OBJS) ||
 	    !mmt_check(n1 - n0 < NR_OBJS / 2,
 		       "accounted objects went to %s", NORMAL_CACHE) ||
-	    !mmt_check(near(slab1 - slab0, (long long)NR_OBJS * objsize,
+	    !mmt_check(near(slab1 - slab0, (long long)NR_OBJS * charged,
 			    tol_bytes),
 		       "slab charge %+lld, want %lld", slab1 - slab0,
-		       (long long)NR_OBJS * objsize))
+		       (long long)NR_OBJS * charged))
 		goto cleanup;
 
 	/* Unaccounted: kmalloc-256 grows, nothing more is charged. */

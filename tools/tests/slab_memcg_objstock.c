@@ -105,7 +105,8 @@ static int alloc_free_case(const struct objcase *c)
 	if (!mmt_check(!mmt_slab_read(c->cache, &geo),
 		       "%s not in /proc/slabinfo", c->cache))
 		return -1;
-	want = (long long)c->nr * geo.objsize;
+	/* obj_full_size(): the object plus its objcg pointer. */
+	want = (long long)c->nr * (geo.objsize + (long long)sizeof(void *));
 	tol = ncpus * (2 * PAGE + 2 * BATCH);
 	/* SLAB also keeps up to (1 + ncpus) batches of free objects a node */
 	node_tol = want / 8 + ncpus * 2 * geo.pagesperslab * PAGE +
@@ -154,7 +155,8 @@ static int reparent_case(void)
 
 	if (mmt_slab_read(c->cache, &geo))
 		return -1;
-	want = (long long)c->nr * geo.objsize;
+	/* obj_full_size(): the object plus its objcg pointer. */
+	want = (long long)c->nr * (geo.objsize + (long long)sizeof(void *));
 	tol = ncpus * (2 * PAGE + 2 * BATCH);
 
 	if (kcg_param("size", c->size))
