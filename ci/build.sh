@@ -83,7 +83,7 @@ msg "building $(basename "$tree") kernel for $SC_KEY in $obj"
 targets=(bzImage)
 grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets+=(modules)
 "${kmake[@]}" "${targets[@]}" >"$obj/build.log" 2>&1 || {
-	grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2
+	grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || :
 	die "kernel build failed for $SC_KEY; full log: $obj/build.log"
 }
 
@@ -103,7 +103,7 @@ for f in "$TOP"/tools/modules/Kbuild "$TOP"/tools/modules/*.c; do
 done
 if ls "$moddir"/*.c >/dev/null 2>&1 && grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
 	"${kmake[@]}" M="$moddir" modules >"$moddir/build.log" 2>&1 || {
-		grep -E 'error|warning' "$moddir/build.log" | head -n 20 >&2
+		grep -E 'error|warning' "$moddir/build.log" | head -n 20 >&2 || :
 		die "test modules failed to build for $SC_KEY; log: $moddir/build.log"
 	}
 	! grep -q 'warning:' "$moddir/build.log" || {

@@ -130,7 +130,7 @@ for sc in $(scenario_names check); do
 	if ! grep -q "^boot $sc: PASS" "$log"; then
 		# A crash or a hang: no TAP verdict covers it.
 		grep -q '^mm510-runner: FAIL' "$glog" ||
-			record "boot $sc" fail "$(grep -m1 "^boot $sc:" "$log")" "$glog"
+			record "boot $sc" fail "$(grep -m1 "^boot $sc:" "$log" || tail -n 1 "$log")" "$glog"
 	fi
 
 	if [ "$sc" = default ]; then
