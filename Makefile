@@ -14,6 +14,12 @@ export SCENARIO KERNEL_TREE TREE TESTS BUILD JOBS
 
 MAIN := ci/main.sh
 
+# make stress: the stress tests' long form (mm510.stress=long), each
+# bounded by its counts and a time budget; `make check` runs the short form.
+STRESS_TESTS	?= stress_cpu_hotplug,stress_memcg_churn,stress_memcg_oom,stress_vm_knobs
+STRESS_ARGS	:= mm510.stress=long mm510.timeout=2400
+STRESS_TIMEOUT	:= 10800
+
 # The main job: fetch, apply, build, boot, test, report.
 all:
 	@$(MAIN) deps fetch base apply build boot
@@ -25,6 +31,9 @@ help:
 	@echo '  make              fetch, apply, build, boot and test SCENARIO, print the report'
 	@echo '  make check        the test suite (what CI runs): host tests, then build and'
 	@echo '                    boot every "check" scenario of configs/scenarios'
+	@echo '  make stress       build SCENARIO, boot it with the stress tests'"'"' long form'
+	@echo '                    (mm510.stress=long; thousands of cgroups, hundreds of'
+	@echo '                    hotplug cycles; bounded, up to ~30 min a test on TCG)'
 	@echo
 	@echo 'Steps on their own:'
 	@echo '  make deps         install missing Debian packages (root) or name them'
@@ -50,6 +59,7 @@ help:
 	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all)'
 	@echo '  BUILD=$(BUILD)'
 	@echo '  JOBS=$(JOBS)'
+	@echo '  STRESS_TESTS=$(STRESS_TESTS)'
 
 deps fetch base apply:
 	@$(MAIN) $@
@@ -63,11 +73,17 @@ boot:
 check:
 	@ci/check.sh
 
+stress:
+	@$(MAIN) deps fetch base apply build
+	@TESTS=$(or $(TESTS),$(STRESS_TESTS)) \
+		BOOT_ARGS="$(STRESS_ARGS) $(BOOT_ARGS)" \
+		BOOT_TIMEOUT=$(or $(BOOT_TIMEOUT),$(STRESS_TIMEOUT)) $(MAIN) boot
+
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/*.applied
+	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/*.applied $(BUILD)/kselftest.log
 
 distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check clean distclean
+.PHONY: all help deps fetch base apply build boot check stress clean distclean

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mmt.h"
@@ -391,4 +392,32 @@ int mmt_drop_caches(void)
 {
 	sync();
 	return mmt_write_file("/proc/sys/vm/drop_caches", "3");
+}
+
+long long mmt_free_pages(void)
+{
+	long long free, pcp;
+
+	/* Fold the per-cpu deltas so that nr_free_pages is exact. */
+	if (mmt_write_file("/proc/sys/vm/stat_refresh", "1"))
+		return -1;
+	free = mmt_zoneinfo_sum("nr_free_pages");
+	/* "count:" lines of the pagesets, printed for online CPUs only. */
+	pcp = mmt_zoneinfo_sum("count:");
+	if (free < 0 || pcp < 0)
+		return -1;
+	return free + pcp;
+}
+
+int mmt_stress_long(void)
+{
+	return mmt_cmdline_has("mm510.stress=long");
+}
+
+double mmt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }

@@ -83,4 +83,23 @@ int mmt_module_unload(const char *name);
 /* Caches: drop slab and page caches, compact, shrink all slab caches. */
 int mmt_drop_caches(void);
 
+/*
+ * Pages the allocator holds free: the zones' free lists plus the per-cpu
+ * page lists of the online CPUs, after vm.stat_refresh folded the per-cpu
+ * counter deltas.  A page stranded anywhere else (a dead CPU's list, a
+ * leak) is missing from this sum.  Returns -1 on error.
+ */
+long long mmt_free_pages(void);
+
+/*
+ * Stress bounds.  Booted with mm510.stress=long (make stress) a test runs
+ * its long form; otherwise the short one that `make check` runs.
+ */
+int mmt_stress_long(void);
+#define mmt_stress_pick(short_n, long_n) \
+	(mmt_stress_long() ? (long_n) : (short_n))
+
+/* Seconds since an arbitrary point (CLOCK_MONOTONIC), for bounding loops. */
+double mmt_now(void);
+
 #endif /* MMT_H */
