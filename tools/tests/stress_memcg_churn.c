@@ -115,6 +115,7 @@ int main(void)
 {
 	long nr = mmt_stress_pick(160, 3000), done = 0, i;
 	long long free0, free1, cur0, cur1, slab0, slab1, dying;
+	long long pcpu0, pcpu1, kslab0, kslab1;
 	long memcg0 = -1, memcg1 = -1;
 	double budget = mmt_stress_pick(120, 1800), t0;
 	struct slot slots[WINDOW] = {};
@@ -131,6 +132,8 @@ int main(void)
 	mmt_drop_caches();
 	have_memcg_cache = !mmt_slabinfo("mem_cgroup", &memcg0, NULL);
 	free0 = mmt_free_pages();
+	pcpu0 = mmt_meminfo("Percpu");
+	kslab0 = mmt_meminfo("Slab");
 	cur0 = mmt_cg_read_ll(PARENT, "memory.current");
 	slab0 = mmt_cg_stat(PARENT, "slab");
 
@@ -173,12 +176,17 @@ int main(void)
 	dying = wait_dying();
 	mmt_drop_caches();
 	free1 = mmt_free_pages();
+	pcpu1 = mmt_meminfo("Percpu");
+	kslab1 = mmt_meminfo("Slab");
 	cur1 = mmt_cg_read_ll(PARENT, "memory.current");
 	slab1 = mmt_cg_stat(PARENT, "slab");
 	mmt_log("parent memory.current %lld -> %lld, slab %lld -> %lld, dying %lld",
 		cur0, cur1, slab0, slab1, dying);
 	mmt_log("free pages (buddy + pcp) %lld -> %lld (%+lld)", free0, free1,
 		free1 - free0);
+	/* Where pages went: memcgs' per-cpu data, slab kept by the caches. */
+	mmt_log("meminfo Percpu %lld -> %lld kB, Slab %lld -> %lld kB", pcpu0,
+		pcpu1, kslab0, kslab1);
 
 	if (!mmt_check(dying == 0, "%lld dying memory cgroups left", dying) ||
 	    !mmt_check(cur1 <= cur0 + CHARGE_TOLERANCE,
