@@ -242,7 +242,7 @@ scratch_stack() {
 t_two_runs_one_build() {
 	# Two runs at once on one build folder: each waits for the lock,
 	# then both complete and the stack is applied once, cleanly.
-	local b=$scratch/build-lock base i r1=0 r2=0
+	local b=$scratch/build-lock base i r1=0 r2=0 pids=()
 	base=$(scratch_base)
 	mkdir -p "$b"
 	# Hold the lock first, so that both runs must wait whatever the timing.
@@ -252,7 +252,7 @@ t_two_runs_one_build() {
 		# 8>&-: an inherited copy of our descriptor would hold our lock.
 		env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510 \
 			"$TOP/ci/main.sh" apply >"$scratch/run$i.out" 2>&1 8>&- &
-		eval "pid$i=\$!"
+		pids+=($!)
 	done
 	for i in $(seq 100); do
 		[ "$(cat "$scratch"/run?.out | grep -c 'waiting for it')" -eq 2 ] && break
@@ -262,8 +262,8 @@ t_two_runs_one_build() {
 	[ "$(cat "$scratch"/run?.out | grep -c "another run holds $b/.lock; waiting for it")" -eq 2 ] || {
 		echo "the runs did not both wait for the lock"; exec 8>&-; return 1; }
 	exec 8>&-
-	wait "$pid1" || r1=$?
-	wait "$pid2" || r2=$?
+	wait "${pids[0]}" || r1=$?
+	wait "${pids[1]}" || r2=$?
 	cat "$scratch"/run?.out
 	[ "$r1" -eq 0 ] && [ "$r2" -eq 0 ] || {
 		echo "exit status $r1 and $r2"; return 1; }
@@ -363,8 +363,10 @@ t_build_interrupted() {
 	# SIGTERM to the process group (a CI job cancelled; SIGINT would be
 	# ignored by a background job) while the kernel's make runs; a
 	# second run completes and leaves a kernel and an initramfs.
-	local obj=$BUILD/obj/stack-guest+mm start pid rc=0 i
+	local obj=$BUILD/obj/stack-guest+mm start pid rc=0 i tmp_before tmp_after
 	[ -f "$obj/arch/x86/boot/bzImage" ] || { echo "no default kernel built"; return 1; }
+	# Another build of this folder may hold its own temporary folder.
+	tmp_before=$(ls -d "$BUILD"/.config.* 2>/dev/null || :)
 	start=$(date +%s.%N)
 	sleep 0.1
 	setsid "$TOP/ci/build.sh" default >"$scratch/build1.out" 2>&1 &
@@ -385,8 +387,9 @@ t_build_interrupted() {
 	[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "the resumed build failed"; return 1; }
 	[ -s "$obj/arch/x86/boot/bzImage" ] && [ -s "$obj/mm510-initramfs.cpio" ] || {
 		echo "no kernel or initramfs after the resumed build"; return 1; }
-	! ls -d "$BUILD"/.config.* >/dev/null 2>&1 || {
-		echo "temporary folders left in $BUILD: $(ls -d "$BUILD"/.config.*)"; return 1; }
+	tmp_after=$(ls -d "$BUILD"/.config.* 2>/dev/null || :)
+	[ "$tmp_after" = "$tmp_before" ] || {
+		echo "temporary folders left in $BUILD: $tmp_after"; return 1; }
 }
 
 t_guest_test_fails() {

@@ -3,7 +3,7 @@
  * The kernel tree's own cgroup selftests (test_core, test_kmem,
  * test_memcontrol from tools/testing/selftests/cgroup of the tree under
  * test, built static by ci/build.sh into /kselftest/cgroup).  Each
- * program's TAP output is passed on as diagnostics; a subtest that fails
+ * program's TAP output is passed on as diagnostics; a failing subtest
  * fails this test unless it is in the table below of subtests that fail
  * on plain 5.10.262 in this guest for a reason that has nothing to do
  * with the stack.  Those are named in the output with their reason, and
