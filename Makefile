@@ -33,7 +33,7 @@ help:
 	@echo '                    boot every "check" scenario of configs/scenarios'
 	@echo '  make stress       build SCENARIO, boot it with the stress tests'"'"' long form'
 	@echo '                    (mm510.stress=long; thousands of cgroups, hundreds of'
-	@echo '                    hotplug cycles; bounded, up to ~30 min a test on TCG)'
+	@echo '                    hotplug cycles; bounded, at most ~20 min a test on TCG)'
 	@echo
 	@echo 'Steps on their own:'
 	@echo '  make deps         install missing Debian packages (root) or name them'

@@ -118,11 +118,16 @@ static void prepare(void)
 		say("# open /dev/kmsg: %s\n", strerror(errno));
 }
 
-/* Copy the value of "key=" from the command line into @buf. */
+/*
+ * Copy the value of "key=" from the command line into @buf.  As with
+ * kernel parameters, the last one given wins (make stress appends its
+ * own mm510.timeout after the scenario's).
+ */
 static int cmdline_get(const char *key, char *buf, size_t size)
 {
 	size_t klen = strlen(key);
 	const char *p = cmdline;
+	int found = 0;
 
 	while ((p = strstr(p, key))) {
 		if ((p == cmdline || p[-1] == ' ') && p[klen] == '=') {
@@ -132,11 +137,11 @@ static int cmdline_get(const char *key, char *buf, size_t size)
 				n = size - 1;
 			memcpy(buf, p + klen + 1, n);
 			buf[n] = '\0';
-			return 1;
+			found = 1;
 		}
 		p += klen;
 	}
-	return 0;
+	return found;
 }
 
 /*

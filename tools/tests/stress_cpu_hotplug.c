@@ -98,7 +98,7 @@ static long long settled_free(void)
 int main(void)
 {
 	long nr = mmt_stress_pick(16, 300), i, cycles = 0;
-	double budget = mmt_stress_pick(120, 1800), t0;
+	double budget = mmt_stress_pick(120, 1200), t0;
 	long long free0, free_off, free_on;
 	pid_t pids[NR_WORKERS] = {};
 	char path[80];

@@ -117,7 +117,7 @@ int main(void)
 	long long free0, free1, cur0, cur1, slab0, slab1, dying;
 	long long pcpu0, pcpu1, kslab0, kslab1;
 	long memcg0 = -1, memcg1 = -1;
-	double budget = mmt_stress_pick(120, 1800), t0;
+	double budget = mmt_stress_pick(120, 1200), t0;
 	struct slot slots[WINDOW] = {};
 	int ret = KSFT_FAIL, have_memcg_cache;
 

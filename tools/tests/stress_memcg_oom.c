@@ -84,7 +84,7 @@ int main(void)
 {
 	long nr = mmt_stress_pick(3, 40), r, rounds = 0;
 	long long kills0, vm_kills0, kills, vm_kills, by_kills, cur, free0, free1;
-	double budget = mmt_stress_pick(120, 1800), t0;
+	double budget = mmt_stress_pick(120, 1200), t0;
 	int ret = KSFT_FAIL, status;
 	pid_t by = 0, pid;
 	char limit[32];

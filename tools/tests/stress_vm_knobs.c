@@ -77,7 +77,7 @@ static long long numa_hit_nodes(void)
 int main(void)
 {
 	long nr = mmt_stress_pick(24, 500), i, rounds = 0;
-	double budget = mmt_stress_pick(120, 1800), t0;
+	double budget = mmt_stress_pick(120, 1200), t0;
 	long long free0, free1, nodes, vm, off_max = 0, hit0, hit1;
 	pid_t pids[NR_WORKERS] = {};
 	static const char * const drops[] = { "1", "2", "3" };
