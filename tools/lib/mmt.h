@@ -80,7 +80,10 @@ long long mmt_cg_read_ll(const char *path, const char *file);
 int mmt_module_load(const char *name, const char *params);
 int mmt_module_unload(const char *name);
 
-/* Caches: drop slab and page caches, compact, shrink all slab caches. */
+/*
+ * Caches: drop the page cache, dentries and inodes, then shrink every
+ * slab cache (empty slabs, and KASAN's quarantine where there is one).
+ */
 int mmt_drop_caches(void);
 
 /*
