@@ -34,6 +34,14 @@ help:
 	@echo '  make stress       build SCENARIO, boot it with the stress tests'"'"' long form'
 	@echo '                    (mm510.stress=long; thousands of cgroups, hundreds of'
 	@echo '                    hotplug cycles; bounded, at most ~20 min a test on TCG)'
+	@echo '  make check-full   check, plus the slow review gates (each patch built with'
+	@echo '                    W=1 and sparse, coccinelle), every "full" scenario'
+	@echo '                    compiled, and the mails of make send checked'
+	@echo
+	@echo 'Review and sending:'
+	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
+	@echo '  make send         b4 branch of the series with a cover letter, To/Cc from'
+	@echo '                    get_maintainer.pl; writes the mails to build/send/ (no mail sent)'
 	@echo
 	@echo 'Steps on their own:'
 	@echo '  make deps         install missing Debian packages (root) or name them'
@@ -73,6 +81,17 @@ boot:
 check:
 	@ci/check.sh
 
+check-full:
+	@MM510_FULL=1 ci/check.sh
+
+maintainers-notes:
+	@$(MAIN) deps fetch base
+	@ci/maintainers-notes.sh --write
+
+send:
+	@$(MAIN) deps fetch base apply
+	@ci/send.sh
+
 stress:
 	@$(MAIN) deps fetch base apply build
 	@TESTS=$(or $(TESTS),$(STRESS_TESTS)) \
@@ -86,4 +105,5 @@ distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check stress clean distclean
+.PHONY: all help deps fetch base apply build boot check check-full stress \
+	maintainers-notes send clean distclean

@@ -13,7 +13,8 @@
 # ended by the host-side timeout.
 #
 # Environment: TREE=stack|base, TESTS=a,b (a subset), BOOT_ARGS (more
-# kernel arguments), BOOT_TIMEOUT (seconds), QUIET=1 (report only).
+# kernel arguments), BOOT_TIMEOUT (seconds), BOOT_LOG (serial log file),
+# QUIET=1 (verdict only).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
@@ -48,7 +49,7 @@ args="console=ttyS0 panic=-1 loglevel=6 log_buf_len=4M mm510.release=$release"
 limit=${BOOT_TIMEOUT:-$SC_TIMEOUT}
 
 mkdir -p "$BUILD/logs"
-log=$BUILD/logs/$(basename "$tree")-$SC_NAME.log
+log=${BOOT_LOG:-$BUILD/logs/$(basename "$tree")-$SC_NAME.log}
 msg "booting $(basename "$tree")/$SC_NAME ($release), limit ${limit}s, log $log"
 
 rc=0

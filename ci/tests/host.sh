@@ -4,6 +4,8 @@
 # Host-side tests of the harness under bad input (TAP).
 #
 #   host.sh pre    cases that need only the fetched tarball and base repo
+#                  (the review-gate cases build one small object in
+#                  BUILD/hosttest-gates, kept between runs)
 #   host.sh guest  cases that need a built default kernel
 #
 # Each case runs the real ci/ scripts in a scratch BUILD/CACHE_DIR (and a
@@ -347,15 +349,138 @@ t_missing_tool() {
 		"$TOP/ci/boot.sh" default
 }
 
+# --- review gates (ci/gates.sh): a bad patch is caught by its gate -----------
+
+# gate_patch OUT SUBJECT SED [TRAILER]: a patch of mm/mmzone.c made by SED
+# on the file as the previous gate_patch left it (the base's at first),
+# with the provenance the gates want, less the TRAILER line named.
+gate_patch() {
+	local out=$1 subject=$2 cur=$scratch/mmzone.c
+	[ -f "$cur" ] || git -C "$BASE_REPO" show "$BASE_TAG:mm/mmzone.c" >"$cur"
+	sed "$3" "$cur" >"$cur.new"
+	{
+		grep -v "^${4:-NOTHING}:" <<EOF
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: $IDENTITY
+Date: Thu, 1 Jan 2026 00:00:00 +0000
+Subject: [PATCH] $subject
+
+A patch of the host tests, for the review gates to judge.
+
+Differences from upstream:
+None beyond context.
+
+Patch-mainline: v5.14-rc1
+Git-commit: 0123456789ab
+Upstream-author: Test Author <author@example.invalid>
+Link: https://lore.kernel.org/r/20260101000000.1-1-author@example.invalid
+---
+ mm/mmzone.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/mm/mmzone.c b/mm/mmzone.c
+EOF
+		diff -u --label a/mm/mmzone.c --label b/mm/mmzone.c "$cur" "$cur.new" || [ $? -eq 1 ]
+		printf -- '-- \n2.39.5\n'
+	} >"$out"
+	mv "$cur.new" "$cur"
+}
+
+# gate_series PROJECT NAME...: put patches first in a copy's series.
+gate_series() {
+	local p=$1
+	shift
+	printf '%s\n' "$@" | cat - "$p/series" >"$p/series.new"
+	mv "$p/series.new" "$p/series"
+}
+
+t_gate_checkpatch() {
+	local p out rc=0 f=0001-v5.14-mm-gate-test-trailing-whitespace.patch
+	p=$(project_copy)
+	rm -f "$scratch/mmzone.c"
+	gate_patch "$p/patches/$f" "mm: gate test trailing whitespace" \
+		'/^#include <linux\/mmzone.h>$/a /* trailing blank */ '
+	gate_series "$p" "$f"
+	out=$(env BUILD="$scratch/build-gcp" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" checkpatch 2>&1) || rc=$?
+	grep -E "checkpatch: (0001|9901)" <<<"$out" | cut -c1-200
+	[ "$rc" -ne 0 ] || { echo "the checkpatch gate passed"; return 1; }
+	grep -q "^not ok [0-9]* checkpatch: $f # fail: .*TRAILING_WHITESPACE" <<<"$out" || {
+		echo "no checkpatch failure naming $f"; return 1; }
+	grep -q "^ok [0-9]* checkpatch: 9901-" <<<"$out" || {
+		echo "the good patch did not pass"; return 1; }
+}
+
+t_gate_provenance() {
+	local p out rc=0 nolink=0001-v5.14-mm-gate-test-no-link.patch
+	local nocommit=0002-v5.14-mm-gate-test-no-git-commit.patch
+	p=$(project_copy)
+	rm -f "$scratch/mmzone.c"
+	gate_patch "$p/patches/$nolink" "mm: gate test no link" \
+		'/^#include <linux\/mmzone.h>$/a /* no link */' Link
+	gate_patch "$p/patches/$nocommit" "mm: gate test no git commit" \
+		'/^#include <linux\/mmzone.h>$/a /* no commit */' Git-commit
+	gate_series "$p" "$nolink" "$nocommit"
+	out=$(env BUILD="$scratch/build-gpr" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance 2>&1) || rc=$?
+	echo "$out" | cut -c1-160
+	[ "$rc" -ne 0 ] || { echo "the provenance gate passed"; return 1; }
+	grep -q "^not ok [0-9]* provenance: $nolink # fail: no 'Link: " <<<"$out" || {
+		echo "no failure for the missing Link:"; return 1; }
+	grep -q "^not ok [0-9]* provenance: $nocommit # fail: no 'Git-commit: " <<<"$out" || {
+		echo "no failure for the missing Git-commit:"; return 1; }
+	grep -q "^ok [0-9]* provenance: 9901-" <<<"$out" || {
+		echo "the good patch did not pass"; return 1; }
+}
+
+# One run of the build gate on a series that breaks mm/mmzone.o at its
+# first patch, mends it at the second and adds a sparse warning at the
+# third.  Its build folder stays (prepared objects, ccache), so a later
+# run builds only mm/mmzone.o at each position.
+gate_build_run() {
+	local p hb=$BUILD/hosttest-gates
+	[ -f "$scratch/gate-build.out" ] && return 0
+	p=$(project_copy)
+	rm -f "$scratch/mmzone.c"
+	gate_patch "$p/patches/0001-v5.14-mm-gate-test-break.patch" "mm: gate test break" \
+		'/^#include <linux\/mmzone.h>$/a static int mm510_gate_test = ;'
+	gate_patch "$p/patches/0002-v5.14-mm-gate-test-mend.patch" "mm: gate test mend" \
+		'/^static int mm510_gate_test = ;$/d'
+	gate_patch "$p/patches/0003-v5.14-mm-gate-test-sparse.patch" "mm: gate test sparse" \
+		'/^#include <linux\/mmzone.h>$/a static int __maybe_unused mm510_gate_test(void) { int *p = 0; return p != NULL; }'
+	gate_series "$p" 0001-v5.14-mm-gate-test-break.patch 0002-v5.14-mm-gate-test-mend.patch \
+		0003-v5.14-mm-gate-test-sparse.patch
+	env BUILD="$hb" BASE_REPO="$BASE_REPO" STACK_BRANCH=mm510-hosttest-gates \
+		"$p/ci/apply.sh" >"$scratch/gate-build.out" 2>&1 || {
+		cat "$scratch/gate-build.out"; rm -f "$scratch/gate-build.out"; return 1; }
+	env BUILD="$hb" BASE_REPO="$BASE_REPO" STACK_BRANCH=mm510-hosttest-gates \
+		"$p/ci/gates.sh" build >>"$scratch/gate-build.out" 2>&1 || :
+	base_intact
+}
+
+t_gate_build_breaks() {
+	gate_build_run
+	grep -E 'gate-test|error' "$scratch/gate-build.out" | cut -c1-200
+	grep -q '^not ok [0-9]* build W=1 C=1: 0001-v5.14-mm-gate-test-break.patch # fail: breaks the build of mm/mmzone.o' \
+		"$scratch/gate-build.out" || { echo "the broken build was not caught"; return 1; }
+	grep -q '^ok [0-9]* build W=1 C=1: 0002-v5.14-mm-gate-test-mend.patch # pass' \
+		"$scratch/gate-build.out" || { echo "the mending patch did not pass"; return 1; }
+}
+
+t_gate_sparse_warning() {
+	gate_build_run
+	grep -E 'gate-test' "$scratch/gate-build.out" | cut -c1-200
+	grep -q '^not ok [0-9]* build W=1 C=1: 0003-v5.14-mm-gate-test-sparse.patch # fail: 1 new warning(s) in mm/mmzone.o: .*plain integer as NULL pointer (sparse)' \
+		"$scratch/gate-build.out" || { echo "the new sparse warning was not caught"; return 1; }
+}
+
 # --- cases needing a built default kernel -----------------------------------
 
 t_guest_panics() {
-	expect_fail "kernel panic" env BOOT_ARGS=mm510.selftest=exit \
+	expect_fail "kernel panic" env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=exit \
 		BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" default
 }
 
 t_guest_hangs() {
-	expect_fail "guest hung" env BOOT_ARGS=mm510.selftest=hang \
+	expect_fail "guest hung" env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=hang \
 		BOOT_TIMEOUT=30 QUIET=1 "$TOP/ci/boot.sh" default
 }
 
@@ -394,7 +519,7 @@ t_build_interrupted() {
 
 t_guest_test_fails() {
 	# A test that does not exist must fail the run, not be skipped.
-	expect_fail "tests failed" env TESTS=no_such_test BOOT_TIMEOUT=300 \
+	expect_fail "tests failed" env BOOT_LOG="$scratch/boot.log" TESTS=no_such_test BOOT_TIMEOUT=300 \
 		QUIET=1 "$TOP/ci/boot.sh" default
 }
 
@@ -414,6 +539,10 @@ pre)
 	run_case "base: build folder's disk full" t_full_disk_build
 	run_case "fetch: cache disk full" t_full_disk_cache
 	run_case "boot: missing tool names its package" t_missing_tool
+	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
+	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance
+	run_case "gates: build broken mid-series fails that patch" t_gate_build_breaks
+	run_case "gates: new sparse warning fails its patch" t_gate_sparse_warning
 	;;
 guest)
 	run_case "boot: guest panics" t_guest_panics

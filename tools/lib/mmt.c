@@ -245,6 +245,16 @@ int mmt_nr_online_nodes(void)
 	return count_range_list("/sys/devices/system/node/online");
 }
 
+int mmt_nr_possible_nodes(void)
+{
+	static const char path[] = "/sys/devices/system/node/possible";
+
+	/* CONFIG_NUMA=n kernels have no node directory: one node. */
+	if (access(path, F_OK))
+		return 1;
+	return count_range_list(path);
+}
+
 int mmt_cpu_set_online(int cpu, int online)
 {
 	char path[80];
@@ -294,6 +304,26 @@ int mmt_slabinfo(const char *name, long *active, long *total)
 	}
 	fclose(f);
 	return ret;
+}
+
+int mmt_slab_shrink(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
+	if (access(path, W_OK))
+		return -1;
+	return mmt_write_file(path, "1");
+}
+
+long mmt_slab_aliases(const char *name)
+{
+	char path[256], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/aliases", name);
+	if (access(path, R_OK) || mmt_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtol(buf, NULL, 10);
 }
 
 int mmt_cg_enable_memory(const char *parent)
@@ -458,4 +488,37 @@ double mmt_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int mmt_slab_read(const char *name, struct mmt_slab *s)
+{
+	char line[512], cache[128];
+	int ret = -1;
+	FILE *f;
+
+	f = fopen("/proc/slabinfo", "re");
+	if (!f) {
+		mmt_log("open /proc/slabinfo: %s", strerror(errno));
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s", cache) != 1 || strcmp(cache, name))
+			continue;
+		if (sscanf(line, "%*s %ld %ld %ld %ld %ld : tunables %ld %ld %ld",
+			   &s->active, &s->total, &s->objsize, &s->perslab,
+			   &s->pagesperslab, &s->limit, &s->batchcount,
+			   &s->sharedfactor) >= 5)
+			ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+long mmt_slab_slack(const struct mmt_slab *s, int ncpus)
+{
+	/* A shared array per node: ncpus bounds the node count too. */
+	return ncpus * (2 * s->perslab + s->limit +
+			s->sharedfactor * s->batchcount);
 }

@@ -57,6 +57,8 @@ long long mmt_zoneinfo_sum(const char *key);
 /* Topology */
 int mmt_nr_online_cpus(void);
 int mmt_nr_online_nodes(void);
+/* Nodes the kernel sizes per-node arrays for; 1 without NUMA sysfs. */
+int mmt_nr_possible_nodes(void);
 int mmt_cpu_set_online(int cpu, int online);
 
 /* Kernel command line: non-zero when @word appears as a whole word. */
@@ -67,6 +69,17 @@ int mmt_cmdline_has(const char *word);
  * Returns 0, or -1 when the cache is not listed.
  */
 int mmt_slabinfo(const char *name, long *active, long *total);
+
+/*
+ * SLUB only (/sys/kernel/slab): mmt_slab_shrink() flushes the per-cpu
+ * slabs of cache @name back to the node lists (and empties KASAN's
+ * quarantine of it), after which /proc/slabinfo's active_objs counts
+ * exactly the allocated objects; mmt_slab_aliases() returns how many
+ * other caches were merged into @name.  Both return -1 when the file is
+ * absent (SLAB, or no such cache).
+ */
+int mmt_slab_shrink(const char *name);
+long mmt_slab_aliases(const char *name);
 
 /* Memory cgroups (cgroup v2 mounted at CG_ROOT by the runner). */
 int mmt_cg_enable_memory(const char *parent);
@@ -85,6 +98,23 @@ int mmt_module_unload(const char *name);
  * slab cache (empty slabs, and KASAN's quarantine where there is one).
  */
 int mmt_drop_caches(void);
+
+/*
+ * One /proc/slabinfo line.  limit, batchcount and sharedfactor are SLAB's
+ * per-cpu and shared array sizes (0 with SLUB).
+ */
+struct mmt_slab {
+	long active, total, objsize, perslab, pagesperslab;
+	long limit, batchcount, sharedfactor;
+};
+
+int mmt_slab_read(const char *name, struct mmt_slab *s);	/* 0 or -1 */
+/*
+ * Free objects a cache may still report as active: two slabs per CPU
+ * (SLUB's per-cpu and partial slabs) plus, with SLAB, its per-cpu and
+ * shared arrays, which hold freed objects without returning them.
+ */
+long mmt_slab_slack(const struct mmt_slab *s, int ncpus);
 
 /*
  * Pages the allocator holds free: the zones' free lists plus the per-cpu

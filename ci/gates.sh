@@ -1,0 +1,466 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# gates.sh GATE...: review the series the way netdev's patchwork checks
+# and the 0-day robot do, one verdict per patch and gate.
+#
+#   fast gates (`make check`):
+#     series       series and patches/ agree, no duplicates, localversion last
+#     provenance   upstream trailers, author, no Signed-off-by, Fixes: form
+#     checkpatch   scripts/checkpatch.pl --strict of the pinned tree, with
+#                  the project's .checkpatch.conf
+#     maintainers  MAINTAINERS-notes is what ci/maintainers-notes.sh makes
+#   slow gates (`make check-full`; they need the applied stack):
+#     build        each patch's touched objects, W=1 and sparse (C=1),
+#                  built at the patch and at the position before it
+#     cocci        scripts/coccinelle of the tree on each patch's touched
+#                  C files, at the patch and at the position before it
+#
+# Only what a patch adds counts: a warning or report already present
+# before the patch is not held against it.  Output is TAP, one line per
+# verdict, "ok N NAME # pass|warn: REASON [LOG]" or "not ok N NAME # fail:
+# REASON [LOG]"; ci/check.sh turns these into its summary lines.  The
+# exit status is non-zero when any gate failed.
+#
+# Environment: GATE_SCENARIO (default: default) is the configuration of
+# the build and cocci gates; GATE_MAX_USERS (default 20) caps how many
+# already-built objects that include a touched header are rebuilt.
+
+. "$(dirname "$0")/lib.sh"
+. "$TOP/ci/scenario.sh"
+
+[ $# -gt 0 ] || die "usage: gates.sh series|provenance|checkpatch|maintainers|build|cocci..."
+need git git
+need perl perl
+
+logdir=$BUILD/logs/gates
+mkdir -p "$logdir"
+series=$TOP/series
+mapfile -t patches < <(series_patches "$series")
+scripts=$BASE_REPO/scripts
+[ -x "$scripts/checkpatch.pl" ] || die "$scripts/checkpatch.pl missing: run 'make base' first"
+n=0
+failed=0
+
+# verdict NAME pass|warn|fail REASON LOG
+verdict() {
+	n=$((n + 1))
+	local reason=${3//$'\n'/ }
+	if [ "$2" = fail ]; then
+		failed=$((failed + 1))
+		echo "not ok $n $1 # fail: $reason [$4]"
+	else
+		echo "ok $n $1 # $2: $reason [$4]"
+	fi
+}
+
+# The unfolded mail header of a patch file.
+header() {
+	sed -n '2,/^$/p' "$1" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[ \t]\+/ /g'
+}
+
+# The commit message: from the first blank line up to the "---" line.
+message() {
+	awk 'b && /^---$/ { exit } b { print } !b && /^$/ { b = 1 }' "$1"
+}
+
+# The file name git format-patch would give a subject (without number).
+slug() {
+	sed -e 's/[^A-Za-z0-9._]\+/-/g' -e 's/^[-.]*//' -e 's/[-.]*$//' <<<"$1"
+}
+
+# --- series -------------------------------------------------------------------
+
+gate_series() {
+	local log=$logdir/series.log p last prev=0 num problems=() warns=()
+	[ -f "$series" ] || problems+=("$series missing")
+	for p in "${patches[@]}"; do
+		[ -f "$TOP/patches/$p" ] || problems+=("series names patches/$p, which does not exist")
+	done
+	for p in $(printf '%s\n' "${patches[@]}" | sort | uniq -d); do
+		problems+=("series names $p more than once")
+	done
+	for p in "$TOP"/patches/*; do
+		[ -e "$p" ] || continue
+		printf '%s\n' "${patches[@]}" | grep -qxF "${p##*/}" ||
+			problems+=("patches/${p##*/} is not in series")
+	done
+	if [ ${#patches[@]} -gt 0 ]; then
+		last=${patches[-1]}
+		grep -q '^+++ b/localversion-' "$TOP/patches/$last" 2>/dev/null ||
+			problems+=("the last patch, $last, does not add a localversion file")
+	fi
+	for p in "${patches[@]}"; do
+		num=${p%%-*}
+		[[ $num =~ ^[0-9]{4}$ ]] || { problems+=("$p: name does not start with NNNN-"); continue; }
+		[ $((10#$num)) -gt "$prev" ] || warns+=("$p is not after its predecessor in number order")
+		prev=$((10#$num))
+	done
+	{
+		echo "series: ${#patches[@]} patches"
+		printf 'fail: %s\n' "${problems[@]}"
+		printf 'warn: %s\n' "${warns[@]}"
+	} | grep -v '^\(fail\|warn\): $' >"$log"
+	if [ ${#problems[@]} -gt 0 ]; then
+		verdict "series: files and entries" fail "${problems[0]}" "$log"
+	elif [ ${#warns[@]} -gt 0 ]; then
+		verdict "series: files and entries" warn "${warns[0]}" "$log"
+	else
+		verdict "series: files and entries" pass "${#patches[@]} patches, all present and listed" "$log"
+	fi
+}
+
+# --- provenance -----------------------------------------------------------------
+
+# provenance_of FILE: prints "fail: ..." and "warn: ..." lines.
+provenance_of() {
+	local f=$1 hdr msg from subject pm release rel line
+	hdr=$(header "$f")
+	msg=$(message "$f")
+	from=$(sed -n 's/^From: //p' <<<"$hdr" | head -n 1)
+	subject=$(sed -n 's/^Subject: //p' <<<"$hdr" | head -n 1 | sed 's/^\[[^]]*\] *//')
+	[ "$from" = "$IDENTITY" ] ||
+		echo "fail: From: is '$from', not the stack identity of ci/identity"
+	[ -n "$subject" ] || echo "fail: no Subject:"
+	if grep -qi '^Signed-off-by:' <<<"$msg"; then
+		echo "fail: carries a Signed-off-by: (the sender adds theirs at 'make send')"
+	fi
+	while IFS= read -r line; do
+		[[ $line =~ ^Fixes:\ [0-9a-f]{12,40}\ \(\".+\"\)$ ]] ||
+			echo "fail: '$line' is not 'Fixes: <12+ hex> (\"subject\")'"
+	done < <(grep -i '^Fixes:' <<<"$msg" || :)
+	pm=$(sed -n 's/^Patch-mainline: *//p' <<<"$msg")
+	case $(grep -c '^Patch-mainline:' <<<"$msg") in
+	0) echo "fail: no Patch-mainline:"; return 0 ;;
+	1) ;;
+	*) echo "fail: more than one Patch-mainline:" ;;
+	esac
+	pm=$(head -n 1 <<<"$pm")
+	if [[ $pm =~ ^Never,\ .+ ]]; then
+		return 0
+	elif [[ $pm =~ ^v([0-9]+\.[0-9]+)(-rc[0-9]+)?$ ]]; then
+		release=${BASH_REMATCH[1]}
+		grep -qE '^Git-commit: [0-9a-f]{12,40}$' <<<"$msg" ||
+			echo "fail: no 'Git-commit: <12+ hex>' (the upstream commit)"
+		rel=$(basename "$f" | cut -d- -f2)
+		[ "$rel" = "v$release" ] ||
+			echo "fail: file name says '$rel', Patch-mainline: says v$release"
+	elif [[ ! $pm =~ ^Not\ yet,\ .+ ]]; then
+		echo "fail: 'Patch-mainline: $pm' is not vX.Y[-rcN], 'Not yet, <why>' or 'Never, <why>'"
+	fi
+	grep -qE '^Link: https://lore\.kernel\.org/[^ ]+$' <<<"$msg" ||
+		echo "fail: no 'Link: https://lore.kernel.org/...'"
+	grep -qE '^Upstream-author: [^<]+ <[^>]+@[^>]+>$' <<<"$msg" ||
+		echo "fail: no 'Upstream-author: Name <email>'"
+	awk '/^Differences from upstream:/ {
+		d = 1; sub(/^Differences from upstream: */, ""); if ($0 != "") t = 1; next }
+	     d && /^$/ { exit } d { t = 1 }
+	     END { exit !t }' <<<"$msg" ||
+		echo "fail: no non-empty 'Differences from upstream:' paragraph"
+	# The name is the subject's format-patch slug (git cuts it short).
+	local name s
+	name=$(basename "$f" .patch | cut -d- -f3-)
+	s=$(slug "$subject")
+	[ -n "$name" ] && [[ $s == "$name"* ]] ||
+		echo "warn: file name does not match the subject (expected ...-$s.patch)"
+}
+
+gate_provenance() {
+	local p f log out reason
+	mkdir -p "$logdir/provenance"
+	for p in "${patches[@]}"; do
+		f=$TOP/patches/$p
+		log=$logdir/provenance/$p.log
+		[ -f "$f" ] || { echo "missing" >"$log"; verdict "provenance: $p" fail "patches/$p does not exist" "$log"; continue; }
+		out=$(provenance_of "$f")
+		echo "${out:-all trailers present}" >"$log"
+		if grep -q '^fail: ' <<<"$out"; then
+			reason=$(grep -m1 '^fail: ' <<<"$out")
+			verdict "provenance: $p" fail "${reason#fail: }" "$log"
+		elif grep -q '^warn: ' <<<"$out"; then
+			reason=$(grep -m1 '^warn: ' <<<"$out")
+			verdict "provenance: $p" warn "${reason#warn: }" "$log"
+		else
+			verdict "provenance: $p" pass "$(sed -n 's/^Patch-mainline: //p' "$f" | head -n 1)" "$log"
+		fi
+	done
+}
+
+# --- checkpatch -----------------------------------------------------------------
+
+gate_checkpatch() {
+	local p log e w c first
+	mkdir -p "$logdir/checkpatch"
+	for p in "${patches[@]}"; do
+		log=$logdir/checkpatch/$p.log
+		[ -f "$TOP/patches/$p" ] || continue
+		# From the top, so that checkpatch reads ./.checkpatch.conf; no
+		# git repository, so that it does not look upstream ids up in
+		# the project's history (the pinned tree has none either).
+		(cd "$TOP" && GIT_DIR=/nonexistent perl "$scripts/checkpatch.pl" --strict \
+			--show-types "patches/$p") >"$log" 2>&1 || :
+		e=$(grep -c '^ERROR:' "$log" || :)
+		w=$(grep -c '^WARNING:' "$log" || :)
+		c=$(grep -c '^CHECK:' "$log" || :)
+		first=$(grep -m1 -E '^(ERROR|WARNING|CHECK):' "$log" || :)
+		if [ "$e" -gt 0 ]; then
+			verdict "checkpatch: $p" fail "$e errors, $w warnings, $c checks: $first" "$log"
+		elif [ $((w + c)) -gt 0 ]; then
+			verdict "checkpatch: $p" warn "$w warnings, $c checks: $first" "$log"
+		elif grep -q 'has no obvious style problems' "$log"; then
+			verdict "checkpatch: $p" pass "clean (--strict)" "$log"
+		else
+			verdict "checkpatch: $p" fail "checkpatch.pl did not run: $(head -n 1 "$log")" "$log"
+		fi
+	done
+}
+
+# --- MAINTAINERS-notes ------------------------------------------------------------
+
+gate_maintainers() {
+	local log=$logdir/maintainers-notes.log new
+	new=$(mktemp "$logdir/maintainers-notes.XXXXXX")
+	if ! "$TOP/ci/maintainers-notes.sh" >"$new" 2>"$log"; then
+		verdict "MAINTAINERS-notes up to date" fail "ci/maintainers-notes.sh failed: $(tail -n 1 "$log")" "$log"
+	elif diff -u "$TOP/MAINTAINERS-notes" "$new" >"$log" 2>&1; then
+		verdict "MAINTAINERS-notes up to date" pass "matches the series" "$log"
+	else
+		verdict "MAINTAINERS-notes up to date" fail "stale: run 'make maintainers-notes' and commit it" "$log"
+	fi
+	rm -f "$new"
+}
+
+# --- per-patch positions (build, cocci) ------------------------------------------
+
+# Set up the checkout the slow gates walk: a detached worktree of the
+# stack's repository, and the commits of the applied stack, one a patch.
+positions_init() {
+	[ -n "${gtree:-}" ] && return 0
+	local stack base
+	need ccache ccache
+	lock_build
+	stack=$(stack_tree)
+	[ -d "$stack" ] || die "$stack missing: run 'make apply' first"
+	# apply.sh makes one commit a patch on the base.
+	base=$(git -C "$stack" rev-parse -q --verify "$STACK_BRANCH~${#patches[@]}") ||
+		die "branch $STACK_BRANCH has fewer commits than series has patches: run 'make apply'"
+	mapfile -t commits < <(git -C "$stack" rev-list --reverse "$base..$STACK_BRANCH")
+	[ "$(git -C "$stack" log -1 --format=%s "$STACK_BRANCH")" = \
+	  "$(header "$TOP/patches/${patches[-1]}" | sed -n 's/^Subject: \(\[[^]]*\] *\)\?//p' | head -n 1)" ] ||
+		die "branch $STACK_BRANCH does not end with the series' last patch: run 'make apply'"
+	commits=("$base" "${commits[@]}")
+	gtree=$BUILD/gates-tree
+	if [ ! -d "$gtree" ]; then
+		git -C "$stack" worktree prune
+		git -C "$stack" worktree add -q --detach "$gtree" "$base"
+	fi
+	[ -z "$(git -C "$gtree" status --porcelain --untracked-files=no)" ] ||
+		die "$gtree has uncommitted changes; remove it (git worktree remove --force $gtree)"
+	scenario_load "${GATE_SCENARIO:-default}"
+	# The scenario's .config, checked for lost values by build.sh.
+	TREE=base CONFIG_ONLY=1 "$TOP/ci/build.sh" "$SC_NAME" >"$logdir/config.log" 2>&1 ||
+		die "configuring $SC_NAME failed: $(tail -n 1 "$logdir/config.log")"
+	gobj=$BUILD/obj/gates-$SC_KEY
+	mkdir -p "$gobj"
+	cmp -s "$BUILD/obj/$(basename "$BASE_REPO")-$SC_KEY/.config" "$gobj/.config" ||
+		cp "$BUILD/obj/$(basename "$BASE_REPO")-$SC_KEY/.config" "$gobj/.config"
+	gmake=(make -C "$gtree" O="$gobj" CC="ccache gcc" HOSTCC="ccache gcc"
+	       LOCALVERSION= -j"${JOBS:-$(nproc)}")
+	at=-1
+}
+
+goto_position() {
+	[ "$at" = "$1" ] && return 0
+	git -C "$gtree" checkout -q --detach "${commits[$1]}"
+	at=$1
+}
+
+# touched_c I: the C files patch I adds or changes.
+touched_c() {
+	git -C "$gtree" diff --name-only --diff-filter=AM "${commits[$1 - 1]}" "${commits[$1]}" -- '*.c'
+}
+
+# objects_of I: the objects to build for patch I: its C files, and up to
+# GATE_MAX_USERS objects that include its headers, as the dependency
+# files of the scenario's full build (make build) and of earlier gate
+# builds tell.
+objects_of() {
+	local i=$1 h stack sobj
+	stack=$(stack_tree)
+	sobj=$BUILD/obj/$(basename "$stack")-$SC_KEY
+	local own
+	own=$(touched_c "$i" | sed 's/\.c$/.o/')
+	[ -z "$own" ] || echo "$own"
+	git -C "$gtree" diff --name-only --diff-filter=M "${commits[$i - 1]}" "${commits[$i]}" -- '*.h' |
+	while read -r h; do
+		grep -rlF --include='.*.o.cmd' "$gtree/$h" "$gobj" 2>/dev/null || :
+		grep -rlF --include='.*.o.cmd' "$stack/$h" "$sobj" 2>/dev/null || :
+	done | sed -e "s,^\($gobj\|$sobj\)/,," -e 's,\(.*\)/\.\(.*\)\.cmd$,\1/\2,' |
+		grep -v '^\(scripts\|tools\|arch/x86/kernel/asm-offsets\|kernel/bounds\)' |
+		sort -u | grep -vxF "${own:-/}" | head -n "${GATE_MAX_USERS:-20}"
+}
+
+# Normalise compiler and checker messages: no line numbers, tree-relative;
+# sorted, not made unique, so that comm(1) counts a second instance.
+normalise() {
+	grep -E ': (warning|error): ' | sed -e "s,$gtree/,,g" -e 's/:[0-9]\+:[0-9]\+: /: /' \
+		-e 's/:[0-9]\+: /: /' | sort
+}
+
+# build_at POS OBJ: build one object with W=1 and sparse at a position;
+# leaves DIR/rc, DIR/log and DIR/msgs under the position's log folder.
+build_at() {
+	local d=$logdir/build/pos-$1/${2//\//_}
+	[ -f "$d/rc" ] && return 0
+	goto_position "$1"
+	mkdir -p "$d"
+	rm -f "$gobj/$2"
+	local rc=0
+	"${gmake[@]}" W=1 C=1 CHECK=sparse "$2" >"$d/log" 2>&1 || rc=$?
+	normalise <"$d/log" >"$d/msgs" || :
+	echo "$rc" >"$d/rc"
+}
+
+gate_build() {
+	need sparse sparse
+	need ccache ccache
+	positions_init
+	rm -rf "$logdir/build"
+	local i k p o log objs b a new status reason skipped
+	for i in $(seq 1 ${#patches[@]}); do
+		p=${patches[$((i - 1))]}
+		log=$logdir/build-$p.log
+		mapfile -t objs < <(objects_of "$i")
+		: >"$log"
+		status=pass skipped=()
+		for o in "${objs[@]}"; do
+			b=$logdir/build/pos-$((i - 1))/${o//\//_}
+			a=$logdir/build/pos-$i/${o//\//_}
+			build_at "$i" "$o"
+			if [ "$(cat "$a/rc")" != 0 ] &&
+			   grep -qF "No rule to make target '$o'" "$a/log"; then
+				# Kbuild's answer for an object this configuration
+				# does not build (mm/slab.o under SLUB).
+				echo "$o: not built in $SC_NAME, skipped" >>"$log"
+				skipped+=("$o")
+				continue
+			fi
+			if [ "$(cat "$a/rc")" != 0 ]; then
+				{ echo "$o: build FAILS at this patch:"; grep -E 'error|Error' "$a/log" | head -n 20; } >>"$log"
+				status=fail
+				reason="breaks the build of $o: $(grep -m1 ' error: ' "$a/log" | sed "s,$gtree/,," || tail -n 1 "$a/log")"
+				continue
+			fi
+			# Compare with the last earlier position where the object
+			# built (a patch that fixes an earlier break is judged
+			# against the tree before the break).
+			k=$((i - 1))
+			[ -s "$a/msgs" ] || k=-1	# no messages: none new
+			while [ "$k" -ge 0 ] &&
+			      git -C "$gtree" cat-file -e "${commits[$k]}:${o%.o}.c" 2>/dev/null; do
+				build_at "$k" "$o"
+				b=$logdir/build/pos-$k/${o//\//_}
+				[ "$(cat "$b/rc")" != 0 ] || break
+				k=$((k - 1))
+			done
+			if [ "$k" -lt 0 ] || [ "$(cat "$b/rc")" != 0 ]; then
+				b=$logdir/build/none; mkdir -p "$b"; : >"$b/msgs"
+			fi
+			new=$(comm -13 "$b/msgs" "$a/msgs")
+			if [ -n "$new" ]; then
+				{ echo "$o: new warnings:"; echo "$new"; } >>"$log"
+				if [ $status != fail ]; then
+					status=fail
+					reason="$(wc -l <<<"$new") new warning(s) in $o: $(head -n 1 <<<"$new" | sed 's/ \[-W/ (W=1) [-W/; /(W=1)/! s/$/ (sparse)/')"
+				fi
+			else
+				echo "$o: builds, no new warnings ($(wc -l <"$a/msgs") already there)" >>"$log"
+			fi
+		done
+		if [ $status = pass ]; then
+			reason="$((${#objs[@]} - ${#skipped[@]})) objects built, no new warnings"
+			[ ${#objs[@]} -gt 0 ] || reason="no C object touched"
+			[ ${#skipped[@]} -eq 0 ] || reason+=" (not in $SC_NAME: ${skipped[*]})"
+		fi
+		verdict "build W=1 C=1: $p" "$status" "$reason" "$log"
+	done
+}
+
+# cocci_at POS FILE: the reports of the tree's semantic patches on one
+# file, run as scripts/coccicheck runs them (report mode, each script's
+# own "// Options:", the kernel's include paths).  Scripts with OCaml
+# parts are left out: Debian's spatch has no OCaml scripting.
+cocci_at() {
+	local d=$logdir/cocci/pos-$1/${2//\//_} c opt rc
+	[ -f "$d/msgs" ] && return 0
+	goto_position "$1"
+	mkdir -p "$d"
+	: >"$d/log"
+	local inc=(-I "$gtree/arch/x86/include" -I ./arch/x86/include/generated
+		   -I "$gtree/include" -I ./include -I "$gtree/arch/x86/include/uapi"
+		   -I ./arch/x86/include/generated/uapi -I "$gtree/include/uapi"
+		   -I ./include/generated/uapi --include "$gtree/include/linux/kconfig.h")
+	for c in $(find "$gtree/scripts/coccinelle" -name '*.cocci' | sort); do
+		if grep -q '^@.*ocaml' "$c"; then
+			echo "skipped (OCaml): ${c#$gtree/}" >>"$d/log"
+			continue
+		fi
+		opt=$(sed -n 's|^// Options:||p' "$c" | head -n 1)
+		rc=0
+		# shellcheck disable=SC2086
+		(cd "$gobj" && timeout "${GATE_COCCI_TIMEOUT:-300}" spatch -D report --no-show-diff \
+			--very-quiet --cocci-file "$c" $opt "${inc[@]}" "$gtree/$2") >"$d/out" 2>&1 || rc=$?
+		[ "$rc" = 0 ] || echo "exit $rc: ${c#$gtree/}" >>"$d/log"
+		sed "s|^|${c#$gtree/scripts/coccinelle/}: |" "$d/out" >>"$d/log"
+	done
+	rm -f "$d/out"
+	grep -E ': [^ ]+\.[ch]:[0-9]+:' "$d/log" | sed -e "s,$gtree/,,g" \
+		-e 's/:[0-9]\+:[0-9-]\+:/:/' -e 's/line [0-9]\+/line N/g' | sort >"$d/msgs" || :
+}
+
+gate_cocci() {
+	need spatch coccinelle
+	positions_init
+	goto_position 0
+	"${gmake[@]}" prepare >"$logdir/cocci-prepare.log" 2>&1 ||
+		die "make prepare failed; see $logdir/cocci-prepare.log"
+	rm -rf "$logdir/cocci"
+	local i p f log files new status reason b a
+	for i in $(seq 1 ${#patches[@]}); do
+		p=${patches[$((i - 1))]}
+		log=$logdir/cocci-$p.log
+		mapfile -t files < <(touched_c "$i")
+		: >"$log"
+		status=pass reason="${#files[@]} C files, no new reports"
+		[ ${#files[@]} -gt 0 ] || reason="no C file touched"
+		for f in "${files[@]}"; do
+			a=$logdir/cocci/pos-$i/${f//\//_}
+			b=$logdir/cocci/pos-$((i - 1))/${f//\//_}
+			cocci_at "$i" "$f"
+			# Nothing reported after the patch: nothing new either.
+			if [ -s "$a/msgs" ] &&
+			   git -C "$gtree" cat-file -e "${commits[$((i - 1))]}:$f" 2>/dev/null; then
+				cocci_at $((i - 1)) "$f"
+			else
+				mkdir -p "$b"; : >"$b/msgs"
+			fi
+			new=$(comm -13 "$b/msgs" "$a/msgs")
+			if [ -n "$new" ]; then
+				{ echo "$f: new reports:"; echo "$new"; } >>"$log"
+				status=fail reason="$(wc -l <<<"$new") new coccinelle report(s): $(head -n 1 <<<"$new")"
+			else
+				echo "$f: no new reports ($(wc -l <"$a/msgs") already there)" >>"$log"
+			fi
+		done
+		verdict "coccinelle: $p" "$status" "$reason" "$log"
+	done
+}
+
+for gate in "$@"; do
+	case $gate in
+	series|provenance|checkpatch|maintainers|build|cocci) "gate_$gate" ;;
+	*) die "unknown gate '$gate'" ;;
+	esac
+done
+echo "1..$n"
+[ "$failed" -eq 0 ]

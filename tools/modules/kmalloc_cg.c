@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmalloc_cg: allocate and free kmalloc() objects on behalf of the
+ * process that writes to its parameters, so that a test running inside
+ * a memory cgroup can see where accounted and unaccounted objects land
+ * (kmalloc-cg-<n> or kmalloc-<n>) and what its cgroup is charged.
+ *
+ *   /sys/module/kmalloc_cg/parameters/size       object size (bytes)
+ *   /sys/module/kmalloc_cg/parameters/accounted  write N: allocate N
+ *                          objects with GFP_KERNEL_ACCOUNT; read: held
+ *   /sys/module/kmalloc_cg/parameters/plain      same with GFP_KERNEL
+ *   /sys/module/kmalloc_cg/parameters/free       write anything: free
+ *                          every object held (from any context)
+ *
+ * The objects are chained through their own first word, so holding them
+ * costs no other allocation that could disturb the counters under test.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+struct kcg_obj {
+	struct kcg_obj *next;
+};
+
+struct kcg_list {
+	struct kcg_obj *head;
+	unsigned long count;
+	gfp_t gfp;
+};
+
+static DEFINE_MUTEX(kcg_lock);
+static unsigned int size = 256;
+static struct kcg_list kcg_accounted = { .gfp = GFP_KERNEL_ACCOUNT };
+static struct kcg_list kcg_plain = { .gfp = GFP_KERNEL };
+
+static void kcg_free_list(struct kcg_list *l)
+{
+	struct kcg_obj *obj;
+
+	while (l->head) {
+		obj = l->head;
+		l->head = obj->next;
+		kfree(obj);
+		l->count--;
+		cond_resched();
+	}
+}
+
+static int kcg_alloc(const char *val, const struct kernel_param *kp)
+{
+	struct kcg_list *l = kp->arg;
+	struct kcg_obj *obj;
+	unsigned long nr, i;
+	int ret;
+
+	ret = kstrtoul(val, 0, &nr);
+	if (ret)
+		return ret;
+
+	mutex_lock(&kcg_lock);
+	if (size < sizeof(*obj) || size > KMALLOC_MAX_CACHE_SIZE) {
+		ret = -EINVAL;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		obj = kmalloc(size, l->gfp | __GFP_NOWARN);
+		if (!obj) {
+			ret = -ENOMEM;
+			break;
+		}
+		obj->next = l->head;
+		l->head = obj;
+		l->count++;
+		cond_resched();
+	}
+out:
+	mutex_unlock(&kcg_lock);
+	return ret;
+}
+
+static int kcg_held(char *buf, const struct kernel_param *kp)
+{
+	struct kcg_list *l = kp->arg;
+	unsigned long count;
+
+	mutex_lock(&kcg_lock);
+	count = l->count;
+	mutex_unlock(&kcg_lock);
+	return sprintf(buf, "%lu\n", count);
+}
+
+static const struct kernel_param_ops kcg_alloc_ops = {
+	.set = kcg_alloc,
+	.get = kcg_held,
+};
+
+static int kcg_free(const char *val, const struct kernel_param *kp)
+{
+	mutex_lock(&kcg_lock);
+	kcg_free_list(&kcg_accounted);
+	kcg_free_list(&kcg_plain);
+	mutex_unlock(&kcg_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops kcg_free_ops = {
+	.set = kcg_free,
+};
+
+static int kcg_set_size(const char *val, const struct kernel_param *kp)
+{
+	int ret;
+
+	mutex_lock(&kcg_lock);
+	ret = param_set_uint(val, kp);
+	mutex_unlock(&kcg_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops kcg_size_ops = {
+	.set = kcg_set_size,
+	.get = param_get_uint,
+};
+
+module_param_cb(size, &kcg_size_ops, &size, 0644);
+MODULE_PARM_DESC(size, "object size in bytes");
+module_param_cb(accounted, &kcg_alloc_ops, &kcg_accounted, 0644);
+MODULE_PARM_DESC(accounted, "write N: allocate N GFP_KERNEL_ACCOUNT objects");
+module_param_cb(plain, &kcg_alloc_ops, &kcg_plain, 0644);
+MODULE_PARM_DESC(plain, "write N: allocate N GFP_KERNEL objects");
+module_param_cb(free, &kcg_free_ops, NULL, 0200);
+MODULE_PARM_DESC(free, "write anything: free all objects held");
+
+static int __init kcg_init(void)
+{
+	return 0;
+}
+
+static void __exit kcg_exit(void)
+{
+	mutex_lock(&kcg_lock);
+	kcg_free_list(&kcg_accounted);
+	kcg_free_list(&kcg_plain);
+	mutex_unlock(&kcg_lock);
+}
+
+module_init(kcg_init);
+module_exit(kcg_exit);
+MODULE_DESCRIPTION("mm510 test helper: accounted and unaccounted kmalloc()");
+MODULE_LICENSE("GPL");
