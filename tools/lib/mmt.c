@@ -308,7 +308,7 @@ int mmt_slabinfo(const char *name, long *active, long *total)
 
 int mmt_slab_shrink(const char *name)
 {
-	char path[256];
+	char path[320];	/* a d_name of up to 255 bytes fits */
 
 	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
 	if (access(path, W_OK))
@@ -430,25 +430,14 @@ int mmt_module_unload(const char *name)
 static void mmt_shrink_slabs(void)
 {
 	struct dirent *de;
-	char path[320];
 	DIR *d;
-	int fd;
 
 	d = opendir("/sys/kernel/slab");
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || de->d_type == DT_LNK)
-			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink",
-			 de->d_name);
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (write(fd, "1", 1) != 1)
-			mmt_log("write %s: %s", path, strerror(errno));
-		close(fd);
-	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && de->d_type != DT_LNK)
+			mmt_slab_shrink(de->d_name);
 	closedir(d);
 }
 
