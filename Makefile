@@ -14,6 +14,12 @@ export SCENARIO KERNEL_TREE TREE TESTS BUILD JOBS
 
 MAIN := ci/main.sh
 
+# make stress: the stress tests' long form (mm510.stress=long), each
+# bounded by its counts and a time budget; `make check` runs the short form.
+STRESS_TESTS	?= stress_cpu_hotplug,stress_memcg_churn,stress_memcg_oom,stress_vm_knobs
+STRESS_ARGS	:= mm510.stress=long mm510.timeout=2400
+STRESS_TIMEOUT	:= 10800
+
 # The main job: fetch, apply, build, boot, test, report.
 all:
 	@$(MAIN) deps fetch base apply build boot
@@ -25,6 +31,9 @@ help:
 	@echo '  make              fetch, apply, build, boot and test SCENARIO, print the report'
 	@echo '  make check        the test suite (what CI runs): host tests, then build and'
 	@echo '                    boot every "check" scenario of configs/scenarios'
+	@echo '  make stress       build SCENARIO, boot it with the stress tests'"'"' long form'
+	@echo '                    (mm510.stress=long; thousands of cgroups, hundreds of'
+	@echo '                    hotplug cycles; bounded, at most ~20 min a test on TCG)'
 	@echo '  make check-full   check, plus the slow review gates (each patch built with'
 	@echo '                    W=1 and sparse, coccinelle), every "full" scenario'
 	@echo '                    compiled, and the mails of make send checked'
@@ -58,6 +67,7 @@ help:
 	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all)'
 	@echo '  BUILD=$(BUILD)'
 	@echo '  JOBS=$(JOBS)'
+	@echo '  STRESS_TESTS=$(STRESS_TESTS)'
 
 deps fetch base apply:
 	@$(MAIN) $@
@@ -82,12 +92,18 @@ send:
 	@$(MAIN) deps fetch base apply
 	@ci/send.sh
 
+stress:
+	@$(MAIN) deps fetch base apply build
+	@TESTS=$(or $(TESTS),$(STRESS_TESTS)) \
+		BOOT_ARGS="$(STRESS_ARGS) $(BOOT_ARGS)" \
+		BOOT_TIMEOUT=$(or $(BOOT_TIMEOUT),$(STRESS_TIMEOUT)) $(MAIN) boot
+
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/*.applied
+	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/*.applied $(BUILD)/kselftest.log
 
 distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check check-full maintainers-notes send \
-	clean distclean
+.PHONY: all help deps fetch base apply build boot check check-full stress \
+	maintainers-notes send clean distclean

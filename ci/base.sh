@@ -27,11 +27,14 @@ tmp=$(mktemp -d "$BUILD/.linux.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 msg "extracting $BASE_FILE"
-tar -xJf "$tarball" -C "$tmp" 2>"$tmp.err" || {
-	cat "$tmp.err" >&2; rm -f "$tmp.err"
+# tar's messages are kept in memory: with the disk full, a file for them
+# could not be written either.
+if ! err=$(tar -xJf "$tarball" -C "$tmp" 2>&1 >/dev/null); then
+	echo "$err" | tail -n 3 >&2
+	grep -q 'No space left on device' <<<"$err" &&
+		die "no space left on device in $BUILD while extracting the base (about 1.1 GB needed); nothing was kept"
 	die "$tarball is corrupt or truncated (tar failed); remove it and run 'make fetch'"
-}
-rm -f "$tmp.err"
+fi
 src=$tmp/$BASE_DIR_IN_TARBALL
 [ -f "$src/Makefile" ] || die "$BASE_FILE does not hold $BASE_DIR_IN_TARBALL/"
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build.sh SCENARIO: configure and build the kernel of a scenario, the
-# test modules against it, and its initramfs (runner, tests, modules).
+# test modules against it, and its initramfs (runner, tests, modules,
+# and the tree's own cgroup selftests).
 #
 # TREE=stack (default) builds the applied stack, TREE=base the plain
 # base.  Out of tree (O=), one folder per (tree, fragments), with ccache.
@@ -117,11 +118,24 @@ make -s -C "$TOP/tools" OUT="$BUILD/tools" >"$BUILD/tools.log" 2>&1 || {
 	cat "$BUILD/tools.log" >&2
 	die "the in-guest runner or tests failed to build"
 }
+# The tree's own cgroup selftests, built from the tree under test.
+ksft=$BUILD/tools/kselftest-$(basename "$tree")
+make -s -C "$TOP/tools" kselftest KSFT_SRC="$tree/tools/testing/selftests" \
+	KSFT_OUT="$ksft" >"$BUILD/kselftest.log" 2>&1 || {
+	cat "$BUILD/kselftest.log" >&2
+	die "the tree's cgroup selftests failed to build (log: $BUILD/kselftest.log)"
+}
 list=$cfgtmp/initramfs.list
 {
 	echo "dir /dev 0755 0 0"
 	echo "nod /dev/console 0600 0 0 c 5 1"
-	for d in proc sys tmp tests modules; do echo "dir /$d 0755 0 0"; done
+	for d in proc sys tmp tests modules kselftest kselftest/cgroup; do
+		echo "dir /$d 0755 0 0"
+	done
+	for t in "$ksft"/cgroup/*; do
+		[ -e "$t" ] || continue
+		echo "file /kselftest/cgroup/${t##*/} $t 0755 0 0"
+	done
 	echo "file /init $BUILD/tools/init 0755 0 0"
 	for t in "$BUILD"/tools/tests/*; do
 		[ -e "$t" ] || continue

@@ -55,7 +55,13 @@ if [ -n "${MM510_TARBALL:-}" ]; then
 	verify "$MM510_TARBALL" || die "MM510_TARBALL is not the pinned $BASE_FILE"
 	mkdir -p "$CACHE_DIR"
 	if [ "$(realpath "$MM510_TARBALL")" != "$(realpath -m "$tarball")" ]; then
-		cp "$MM510_TARBALL" "$tarball.part"
+		trap 'rm -f "$tarball.part"' EXIT
+		if ! err=$(cp "$MM510_TARBALL" "$tarball.part" 2>&1); then
+			echo "$err" >&2
+			grep -q 'No space left on device' <<<"$err" &&
+				die "no space left on device in $CACHE_DIR for $BASE_FILE; nothing was kept"
+			die "cannot copy $MM510_TARBALL into $CACHE_DIR; nothing was kept"
+		fi
 		mv -f "$tarball.part" "$tarball"
 	fi
 	exit 0

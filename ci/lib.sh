@@ -3,6 +3,10 @@
 # Sourced, never run.
 
 set -euo pipefail
+# Die on SIGINT/SIGTERM through `exit`, so that each script's EXIT trap
+# still removes its temporary files when a run is interrupted.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=ci/base.pin

@@ -16,7 +16,16 @@
 . "$(dirname "$0")/../lib.sh"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/mm510-host.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
+# A case that mounted a small file system unmounts it itself; this is
+# the fallback should it have died first.
+cleanup() {
+	local m
+	for m in $(findmnt -rn -o TARGET | grep "^$scratch/" | sort -r); do
+		umount "$m" || :
+	done
+	rm -rf "$scratch"
+}
+trap cleanup EXIT
 n=0
 failed=0
 base_head=$(git -C "$BASE_REPO" rev-parse HEAD)
@@ -33,6 +42,9 @@ run_case() {
 	out=$(cat "$scratch/case.out")
 	if [ "$rc" -eq 0 ]; then
 		echo "ok $n $name"
+	elif [ "$rc" -eq 4 ]; then
+		# A case that cannot run here says why on its last line.
+		echo "ok $n $name # SKIP $(tail -n 1 "$scratch/case.out")"
 	else
 		echo "not ok $n $name"
 		failed=$((failed + 1))
@@ -106,11 +118,9 @@ t_unreachable_archive() {
 		echo "a partial download was left in $c"; return 1; }
 }
 
-t_patch_does_not_apply() {
-	local p b=$scratch/build-am
-	p=$(project_copy)
-	# A patch whose context is not in 5.10.262.
-	cat >"$p/patches/0001-bad.patch" <<'EOP'
+# bad_patch FILE: a patch whose context is not in 5.10.262.
+bad_patch() {
+	cat >"$1" <<'EOP'
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: Test <test@example.invalid>
 Date: Thu, 1 Jan 2026 00:00:00 +0000
@@ -131,6 +141,12 @@ diff --git a/mm/page_alloc.c b/mm/page_alloc.c
 -- 
 2.39.5
 EOP
+}
+
+t_patch_does_not_apply() {
+	local p b=$scratch/build-am
+	p=$(project_copy)
+	bad_patch "$p/patches/0001-bad.patch"
 	sed -i '1i 0001-bad.patch' "$p/series"
 	expect_fail "patches/0001-bad.patch, does not apply" env BUILD="$b" \
 		BASE_REPO="$BASE_REPO" STACK_BRANCH=mm510-hosttest "$p/ci/apply.sh"
@@ -180,6 +196,146 @@ t_kernel_tree_wrong_version() {
 		KERNEL_TREE="$d" "$TOP/ci/apply.sh"
 	[ "$(git -C "$d" branch --list | wc -l)" -eq 1 ] || {
 		echo "a branch was added to the user's tree"; return 1; }
+}
+
+t_kernel_tree_branch_exists() {
+	# The user already has a branch of the stack's name: refuse, and
+	# touch neither that branch nor the checked-out one.
+	local d=$scratch/user-branch head ref mine
+	fake_tree "$d" 262
+	git -C "$d" checkout -q -b mm510
+	echo '# on mm510' >>"$d/Makefile"
+	git -C "$d" -c user.name=t -c user.email=t@example.invalid commit -q -am mine
+	git -C "$d" checkout -q -
+	ref=$(git -C "$d" symbolic-ref HEAD)
+	head=$(git -C "$d" rev-parse HEAD)
+	mine=$(git -C "$d" rev-parse mm510)
+	expect_fail "already has a branch 'mm510'" env BUILD="$scratch/build-branch" \
+		KERNEL_TREE="$d" STACK_BRANCH=mm510 "$TOP/ci/apply.sh"
+	[ "$(git -C "$d" rev-parse mm510)" = "$mine" ] &&
+		[ "$(git -C "$d" symbolic-ref HEAD)" = "$ref" ] &&
+		[ "$(git -C "$d" rev-parse HEAD)" = "$head" ] &&
+		[ -z "$(git -C "$d" status --porcelain)" ] || {
+		echo "the user's branches or tree changed"; return 1; }
+	[ "$(git -C "$d" worktree list | wc -l)" -eq 1 ] || {
+		echo "a worktree was added to the user's tree"; return 1; }
+}
+
+# A base repository of our own for the cases that make branches and
+# worktrees: a clone sharing the real one's objects, so nothing is
+# copied and the real base repository gets no branch or worktree.
+scratch_base() {
+	local r=$scratch/base
+	[ -d "$r" ] || git clone -q --shared --no-checkout "$BASE_REPO" "$r"
+	echo "$r"
+}
+
+# The stack applied in a scratch build folder (made once, reused).
+scratch_stack() {
+	local b=$scratch/build-lock base
+	base=$(scratch_base)
+	if [ ! -d "$b/stack" ]; then
+		env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" \
+			STACK_BRANCH=mm510 "$TOP/ci/apply.sh" >&2
+	fi
+	echo "$b"
+}
+
+t_two_runs_one_build() {
+	# Two runs at once on one build folder: each waits for the lock,
+	# then both complete and the stack is applied once, cleanly.
+	local b=$scratch/build-lock base i r1=0 r2=0 pids=()
+	base=$(scratch_base)
+	mkdir -p "$b"
+	# Hold the lock first, so that both runs must wait whatever the timing.
+	exec 8>"$b/.lock"
+	flock 8
+	for i in 1 2; do
+		# 8>&-: an inherited copy of our descriptor would hold our lock.
+		env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510 \
+			"$TOP/ci/main.sh" apply >"$scratch/run$i.out" 2>&1 8>&- &
+		pids+=($!)
+	done
+	for i in $(seq 100); do
+		[ "$(cat "$scratch"/run?.out | grep -c 'waiting for it')" -eq 2 ] && break
+		sleep 0.1
+	done
+	cat "$scratch"/run?.out
+	[ "$(cat "$scratch"/run?.out | grep -c "another run holds $b/.lock; waiting for it")" -eq 2 ] || {
+		echo "the runs did not both wait for the lock"; exec 8>&-; return 1; }
+	exec 8>&-
+	wait "${pids[0]}" || r1=$?
+	wait "${pids[1]}" || r2=$?
+	cat "$scratch"/run?.out
+	[ "$r1" -eq 0 ] && [ "$r2" -eq 0 ] || {
+		echo "exit status $r1 and $r2"; return 1; }
+	[ "$(cat "$scratch"/run?.out | grep -c 'applied [0-9]* patch(es)')" -eq 1 ] &&
+		[ "$(cat "$scratch"/run?.out | grep -c 'already applied, nothing to do')" -eq 1 ] || {
+		echo "expected one run to apply and the other to find it done"; return 1; }
+	[ "$(git -C "$b/stack" rev-parse HEAD)" = "$(git -C "$base" rev-parse mm510)" ] &&
+		[ "$(git -C "$b/stack" rev-list --count "$BASE_TAG..HEAD")" -eq "$(series_patches | wc -l)" ] &&
+		[ -z "$(git -C "$b/stack" status --porcelain)" ] || {
+		echo "the stack worktree is not the series on the base, clean"; return 1; }
+	base_intact
+}
+
+t_am_interrupted() {
+	# A run killed during `git am` leaves rebase-apply behind; the next
+	# run aborts it, says so, and applies the series.
+	local b base gitdir head
+	b=$(scratch_stack)
+	base=$(scratch_base)
+	head=$(git -C "$base" rev-parse mm510)
+	bad_patch "$scratch/bad.patch"
+	git -C "$b/stack" am -q "$scratch/bad.patch" >/dev/null 2>&1 && {
+		echo "the bad patch applied"; return 1; }
+	gitdir=$(git -C "$b/stack" rev-parse --absolute-git-dir)
+	[ -d "$gitdir/rebase-apply" ] || { echo "no git am in progress to test with"; return 1; }
+	out=$(env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510 \
+		"$TOP/ci/apply.sh" 2>&1) || { echo "$out"; echo "apply failed"; return 1; }
+	echo "$out"
+	grep -qF "interrupted during 'git am'; aborting it" <<<"$out" || {
+		echo "no message about the interrupted git am"; return 1; }
+	[ ! -d "$gitdir/rebase-apply" ] &&
+		[ "$(git -C "$b/stack" rev-parse HEAD)" = "$head" ] &&
+		[ -z "$(git -C "$b/stack" status --porcelain)" ] || {
+		echo "the stack worktree is not back at the series"; return 1; }
+	base_intact
+}
+
+# small_fs DIR SIZE: a tmpfs of SIZE at DIR (exit 4, a skip, if this
+# machine does not let us mount).
+small_fs() {
+	mkdir -p "$1"
+	mount -t tmpfs -o "size=$2" mm510-hosttest "$1" 2>/dev/null || {
+		echo "cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN)"
+		exit 4
+	}
+}
+
+t_full_disk_build() {
+	# The build folder's disk fills up while the base is extracted: a
+	# clear error, and no half-made repository left behind.
+	local b=$scratch/full-build
+	small_fs "$b" 32m
+	trap 'umount '"$b" EXIT
+	expect_fail "no space left on device in $b" env -u MM510_LOCKED BUILD="$b" \
+		BASE_REPO="$b/linux" "$TOP/ci/base.sh"
+	[ ! -e "$b/linux" ] && ! ls -d "$b"/.linux.* >/dev/null 2>&1 || {
+		echo "a partial repository was left in $b"; return 1; }
+	base_intact
+}
+
+t_full_disk_cache() {
+	# The cache's disk is too small for the tarball: a clear error, and
+	# neither a partial file nor one under the final name.
+	local c=$scratch/full-cache
+	small_fs "$c" 1m
+	trap 'umount '"$c" EXIT
+	expect_fail "no space left on device in $c" env CACHE_DIR="$c" \
+		MM510_TARBALL="$CACHE_DIR/$BASE_FILE" "$TOP/ci/fetch.sh"
+	[ -z "$(find "$c" -name "$BASE_FILE*")" ] || {
+		echo "a partial copy was left in $c"; return 1; }
 }
 
 t_missing_tool() {
@@ -328,6 +484,39 @@ t_guest_hangs() {
 		BOOT_TIMEOUT=30 QUIET=1 "$TOP/ci/boot.sh" default
 }
 
+t_build_interrupted() {
+	# SIGTERM to the process group (a CI job cancelled; SIGINT would be
+	# ignored by a background job) while the kernel's make runs; a
+	# second run completes and leaves a kernel and an initramfs.
+	local obj=$BUILD/obj/stack-guest+mm start pid rc=0 i tmp_before tmp_after
+	[ -f "$obj/arch/x86/boot/bzImage" ] || { echo "no default kernel built"; return 1; }
+	# Another build of this folder may hold its own temporary folder.
+	tmp_before=$(ls -d "$BUILD"/.config.* 2>/dev/null || :)
+	start=$(date +%s.%N)
+	sleep 0.1
+	setsid "$TOP/ci/build.sh" default >"$scratch/build1.out" 2>&1 &
+	pid=$!
+	# build.log is rewritten when the kernel's make starts.
+	for i in $(seq 600); do
+		[ "$(stat -c %.9Y "$obj/build.log" 2>/dev/null || echo 0)" \> "$start" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	sleep 2
+	kill -TERM -- "-$pid" 2>/dev/null || { echo "build.sh ended before it could be interrupted"; return 1; }
+	wait "$pid" || rc=$?
+	cat "$scratch/build1.out"
+	[ "$rc" -ne 0 ] || { echo "the interrupted build exited 0"; return 1; }
+	echo "interrupted build: exit $rc"
+	"$TOP/ci/build.sh" default 2>&1 | tail -n 2
+	[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "the resumed build failed"; return 1; }
+	[ -s "$obj/arch/x86/boot/bzImage" ] && [ -s "$obj/mm510-initramfs.cpio" ] || {
+		echo "no kernel or initramfs after the resumed build"; return 1; }
+	tmp_after=$(ls -d "$BUILD"/.config.* 2>/dev/null || :)
+	[ "$tmp_after" = "$tmp_before" ] || {
+		echo "temporary folders left in $BUILD: $tmp_after"; return 1; }
+}
+
 t_guest_test_fails() {
 	# A test that does not exist must fail the run, not be skipped.
 	expect_fail "tests failed" env BOOT_LOG="$scratch/boot.log" TESTS=no_such_test BOOT_TIMEOUT=300 \
@@ -344,6 +533,11 @@ pre)
 	run_case "apply: series names a missing patch" t_series_names_missing_patch
 	run_case "apply: KERNEL_TREE dirty" t_kernel_tree_dirty
 	run_case "apply: KERNEL_TREE wrong version" t_kernel_tree_wrong_version
+	run_case "apply: KERNEL_TREE has the stack's branch" t_kernel_tree_branch_exists
+	run_case "apply: two runs on one build folder wait" t_two_runs_one_build
+	run_case "apply: interrupted git am is aborted" t_am_interrupted
+	run_case "base: build folder's disk full" t_full_disk_build
+	run_case "fetch: cache disk full" t_full_disk_cache
 	run_case "boot: missing tool names its package" t_missing_tool
 	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
 	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance
@@ -354,6 +548,7 @@ guest)
 	run_case "boot: guest panics" t_guest_panics
 	run_case "boot: guest hangs" t_guest_hangs
 	run_case "boot: failing test fails the run" t_guest_test_fails
+	run_case "build: interrupted, then resumed" t_build_interrupted
 	;;
 *)
 	die "usage: host.sh pre|guest"

@@ -3,6 +3,7 @@
  * mmt: helpers shared by the in-guest tests.  See mmt.h.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mmt.h"
@@ -306,7 +308,7 @@ int mmt_slabinfo(const char *name, long *active, long *total)
 
 int mmt_slab_shrink(const char *name)
 {
-	char path[256];
+	char path[320];	/* a d_name of up to 255 bytes fits */
 
 	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
 	if (access(path, W_OK))
@@ -417,10 +419,64 @@ int mmt_module_unload(const char *name)
 	return 0;
 }
 
+/*
+ * Every SLUB cache's "shrink": frees its empty slabs and, on a KASAN
+ * kernel, the objects of that cache waiting in KASAN's quarantine.  In
+ * 5.10 a freed object stays charged to its memory cgroup until it
+ * leaves the quarantine, so without this a KASAN kernel shows megabytes
+ * "still charged" that are only delayed.  Quietly does nothing without
+ * /sys/kernel/slab (SLAB, or SLUB without sysfs).
+ */
+static void mmt_shrink_slabs(void)
+{
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir("/sys/kernel/slab");
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && de->d_type != DT_LNK)
+			mmt_slab_shrink(de->d_name);
+	closedir(d);
+}
+
 int mmt_drop_caches(void)
 {
+	int ret;
+
 	sync();
-	return mmt_write_file("/proc/sys/vm/drop_caches", "3");
+	ret = mmt_write_file("/proc/sys/vm/drop_caches", "3");
+	mmt_shrink_slabs();
+	return ret;
+}
+
+long long mmt_free_pages(void)
+{
+	long long free, pcp;
+
+	/* Fold the per-cpu deltas so that nr_free_pages is exact. */
+	if (mmt_write_file("/proc/sys/vm/stat_refresh", "1"))
+		return -1;
+	free = mmt_zoneinfo_sum("nr_free_pages");
+	/* "count:" lines of the pagesets, printed for online CPUs only. */
+	pcp = mmt_zoneinfo_sum("count:");
+	if (free < 0 || pcp < 0)
+		return -1;
+	return free + pcp;
+}
+
+int mmt_stress_long(void)
+{
+	return mmt_cmdline_has("mm510.stress=long");
+}
+
+double mmt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 int mmt_slab_read(const char *name, struct mmt_slab *s)

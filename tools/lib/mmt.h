@@ -93,7 +93,10 @@ long long mmt_cg_read_ll(const char *path, const char *file);
 int mmt_module_load(const char *name, const char *params);
 int mmt_module_unload(const char *name);
 
-/* Caches: drop slab and page caches, compact, shrink all slab caches. */
+/*
+ * Caches: drop the page cache, dentries and inodes, then shrink every
+ * slab cache (empty slabs, and KASAN's quarantine where there is one).
+ */
 int mmt_drop_caches(void);
 
 /*
@@ -112,5 +115,24 @@ int mmt_slab_read(const char *name, struct mmt_slab *s);	/* 0 or -1 */
  * shared arrays, which hold freed objects without returning them.
  */
 long mmt_slab_slack(const struct mmt_slab *s, int ncpus);
+
+/*
+ * Pages the allocator holds free: the zones' free lists plus the per-cpu
+ * page lists of the online CPUs, after vm.stat_refresh folded the per-cpu
+ * counter deltas.  A page stranded anywhere else (a dead CPU's list, a
+ * leak) is missing from this sum.  Returns -1 on error.
+ */
+long long mmt_free_pages(void);
+
+/*
+ * Stress bounds.  Booted with mm510.stress=long (make stress) a test runs
+ * its long form; otherwise the short one that `make check` runs.
+ */
+int mmt_stress_long(void);
+#define mmt_stress_pick(short_n, long_n) \
+	(mmt_stress_long() ? (long_n) : (short_n))
+
+/* Seconds since an arbitrary point (CLOCK_MONOTONIC), for bounding loops. */
+double mmt_now(void);
 
 #endif /* MMT_H */
