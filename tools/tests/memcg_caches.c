@@ -26,10 +26,11 @@
  * count (zombies below), which is the only slack of the exact mode.
  *
  * Fails when: a cache is missing or renamed, memcgs are allocated from
- * kmalloc (counts do not move), a free path still kfree()s (counts do
- * not come back, or KASAN/SLUB report a bad free), per-node info is
+ * kmalloc (counts do not move), per-node info is
  * allocated for a different number of nodes, or removed memcgs are never
- * freed (zombies held by a leaked reference) within SETTLE_MS.
+ * freed (zombies held by a leaked reference) within SETTLE_MS.  A free
+ * path left on kfree() is not caught here: SLUB and SLAB free to the
+ * page's own cache either way; the free paths were checked by reading.
  *
  * Boot variants: cgroup.memory=nokmem runs the full test (memcg objects
  * are not kmem-accounted either way); cgroup_disable=memory checks the

@@ -19,9 +19,11 @@
  * pages per CPU in per-cpu counters.  Polling is bounded (5 s) to let
  * deferred work (objcg release, cgroup offlining) finish.
  *
- * Fails when objects or charges leak across cgroup removal (e.g. an
- * objcg vector keeping its own slab alive, charges lost on reparenting)
- * or when the kernel warns (checked by the runner).  Skips without the
+ * Fails when objects or charges leak across cgroup removal (charges
+ * lost or left behind on reparenting, objects never freed) or when the
+ * kernel warns (checked by the runner).  It does not exercise the
+ * objcg-vector self-pinning loop that 494c1dfe855e removes: the vectors
+ * of kmalloc-cg-256 slabs are 128 bytes and live in kmalloc-128.  Skips without the
  * memory controller or with cgroup.memory=nokmem.
  */
 #include <errno.h>
