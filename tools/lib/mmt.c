@@ -316,6 +316,16 @@ int mmt_slab_shrink(const char *name)
 	return mmt_write_file(path, "1");
 }
 
+long mmt_slab_active(const char *name)
+{
+	long active;
+
+	mmt_slab_shrink(name);
+	if (mmt_slabinfo(name, &active, NULL))
+		return -1;
+	return active;
+}
+
 long mmt_slab_aliases(const char *name)
 {
 	char path[256], buf[32];
@@ -408,6 +418,16 @@ int mmt_module_load(const char *name, const char *params)
 		mmt_log("finit_module %s: %s", name, strerror(-ret));
 	/* time_bench style modules return -EAGAIN once they have run. */
 	return ret;
+}
+
+int mmt_module_param(const char *module, const char *param, long val)
+{
+	char path[256], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", module,
+		 param);
+	snprintf(buf, sizeof(buf), "%ld", val);
+	return mmt_write_file(path, buf);
 }
 
 int mmt_module_unload(const char *name)

@@ -80,6 +80,8 @@ int mmt_slabinfo(const char *name, long *active, long *total);
  */
 int mmt_slab_shrink(const char *name);
 long mmt_slab_aliases(const char *name);
+/* Active objects of @name after mmt_slab_shrink(), or -1. */
+long mmt_slab_active(const char *name);
 
 /* Memory cgroups (cgroup v2 mounted at CG_ROOT by the runner). */
 int mmt_cg_enable_memory(const char *parent);
@@ -92,6 +94,8 @@ long long mmt_cg_read_ll(const char *path, const char *file);
 /* Modules in MODULE_DIR, by file name without ".ko". */
 int mmt_module_load(const char *name, const char *params);
 int mmt_module_unload(const char *name);
+/* Write @val to /sys/module/@module/parameters/@param (runs the action). */
+int mmt_module_param(const char *module, const char *param, long val);
 
 /*
  * Caches: drop the page cache, dentries and inodes, then shrink every

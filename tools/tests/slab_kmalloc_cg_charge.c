@@ -34,7 +34,6 @@
 #include "mmt.h"
 
 #define MOD		"kmalloc_cg"
-#define PARAMS		"/sys/module/" MOD "/parameters/"
 #define CG		CG_ROOT "/mmt_kmalloc_cg"
 #define OBJ_SIZE	256
 #define NR_OBJS		8192
@@ -44,22 +43,7 @@
 
 static int kcg_param(const char *param, long val)
 {
-	char path[256], buf[32];
-
-	snprintf(path, sizeof(path), PARAMS "%s", param);
-	snprintf(buf, sizeof(buf), "%ld", val);
-	return mmt_write_file(path, buf);
-}
-
-/* Active objects after flushing per-cpu slabs where SLUB allows it. */
-static long slab_active(const char *name)
-{
-	long active;
-
-	mmt_slab_shrink(name);
-	if (mmt_slabinfo(name, &active, NULL))
-		return -1;
-	return active;
+	return mmt_module_param(MOD, param, val);
 }
 
 static int near(long long got, long long want, long long tol)
@@ -111,13 +95,13 @@ int main(void)
 		goto cleanup;
 
 	/* Accounted: kmalloc-cg-256 grows, the cgroup is charged. */
-	cg0 = slab_active(CG_CACHE);
-	n0 = slab_active(NORMAL_CACHE);
+	cg0 = mmt_slab_active(CG_CACHE);
+	n0 = mmt_slab_active(NORMAL_CACHE);
 	slab0 = mmt_cg_stat(CG, "slab");
 	if (kcg_param("accounted", NR_OBJS))
 		goto cleanup;
-	cg1 = slab_active(CG_CACHE);
-	n1 = slab_active(NORMAL_CACHE);
+	cg1 = mmt_slab_active(CG_CACHE);
+	n1 = mmt_slab_active(NORMAL_CACHE);
 	slab1 = mmt_cg_stat(CG, "slab");
 	mmt_log("accounted: %s %+ld, %s %+ld, memory.stat slab %+lld",
 		CG_CACHE, cg1 - cg0, NORMAL_CACHE, n1 - n0, slab1 - slab0);
@@ -138,8 +122,8 @@ int main(void)
 	slab0 = slab1;
 	if (kcg_param("plain", NR_OBJS))
 		goto cleanup;
-	cg1 = slab_active(CG_CACHE);
-	n1 = slab_active(NORMAL_CACHE);
+	cg1 = mmt_slab_active(CG_CACHE);
+	n1 = mmt_slab_active(NORMAL_CACHE);
 	slab1 = mmt_cg_stat(CG, "slab");
 	mmt_log("plain: %s %+ld, %s %+ld, memory.stat slab %+lld",
 		CG_CACHE, cg1 - cg0, NORMAL_CACHE, n1 - n0, slab1 - slab0);
@@ -157,7 +141,7 @@ int main(void)
 	cg0 = cg1 - NR_OBJS;
 	if (kcg_param("free", 1))
 		goto cleanup;
-	cg1 = slab_active(CG_CACHE);
+	cg1 = mmt_slab_active(CG_CACHE);
 	slab1 = mmt_cg_stat(CG, "slab");
 	mmt_log("free: %s at %ld (expected %ld), memory.stat slab %lld (expected %lld)",
 		CG_CACHE, cg1, cg0, slab1, slab0);

@@ -36,7 +36,6 @@
 #include "mmt.h"
 
 #define MOD		"kmalloc_cg"
-#define PARAMS		"/sys/module/" MOD "/parameters/"
 #define PARENT		CG_ROOT "/mmt_kcg_churn"
 #define OBJ_SIZE	256
 #define NR_OBJS		2048
@@ -47,21 +46,7 @@
 
 static int kcg_param(const char *param, long val)
 {
-	char path[256], buf[32];
-
-	snprintf(path, sizeof(path), PARAMS "%s", param);
-	snprintf(buf, sizeof(buf), "%ld", val);
-	return mmt_write_file(path, buf);
-}
-
-static long slab_active(const char *name)
-{
-	long active;
-
-	mmt_slab_shrink(name);
-	if (mmt_slabinfo(name, &active, NULL))
-		return -1;
-	return active;
+	return mmt_module_param(MOD, param, val);
 }
 
 /* Child: join @cg, allocate accounted objects, report by exit status. */
@@ -135,13 +120,13 @@ int main(void)
 	    mmt_cg_create(PARENT) || mmt_cg_enable_memory(PARENT))
 		goto cleanup;
 
-	base = slab_active(CG_CACHE);
+	base = mmt_slab_active(CG_CACHE);
 	for (round = 0; round < NR_ROUNDS; round++)
 		if (one_round(round))
 			goto cleanup;
 
 	for (tries = 0; tries < 50; tries++) {
-		now = slab_active(CG_CACHE);
+		now = mmt_slab_active(CG_CACHE);
 		slab = mmt_cg_stat(PARENT, "slab");
 		if (now <= base + tol_objs && slab >= 0 && slab <= tol_bytes)
 			break;

@@ -35,7 +35,6 @@
 #include "mmt.h"
 
 #define MOD		"kmalloc_cg"
-#define PARAMS		"/sys/module/" MOD "/parameters/"
 #define PARENT		CG_ROOT "/mmt_objstock"
 #define CHILD		PARENT "/child"
 #define PAGE		4096LL
@@ -56,11 +55,7 @@ static int ncpus, nnodes;
 
 static int kcg_param(const char *param, long val)
 {
-	char path[256], buf[32];
-
-	snprintf(path, sizeof(path), PARAMS "%s", param);
-	snprintf(buf, sizeof(buf), "%ld", val);
-	return mmt_write_file(path, buf);
+	return mmt_module_param(MOD, param, val);
 }
 
 /* SUnreclaim over all nodes, in bytes. */
