@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * numa_remote: remote and fallback allocations move the per-node NUMA
+ * counters of both nodes, and /proc/zoneinfo agrees with numastat.
+ *
+ * Runs on a CPU of node L (the first node with a CPU) and allocates from
+ * another node R with memory, through raw set_mempolicy(2) calls:
+ *
+ * 1. MPOL_BIND to R: the allocator's preferred zone is the first zone of
+ *    the nodemask, so each faulted page is a numa_hit and an other_node
+ *    event of R (other_node: the CPU is not on R).  R's numastat must
+ *    grow by at least the pages faulted, and so must R's numa_* lines in
+ *    /proc/zoneinfo when zoneinfo is read first, before any reader of
+ *    numastat or /proc/vmstat has folded the per-cpu counters.
+ * 2. Local policy until L is below its low watermark: the pages that then
+ *    land on R (found with get_mempolicy(MPOL_F_NODE | MPOL_F_ADDR)) were
+ *    wanted on L, so they are numa_miss and other_node events of R and
+ *    numa_foreign events of L.  Each counter must grow by at least that
+ *    many pages.  This step fills L's free memory and is skipped (not
+ *    failed) when no page reaches R within L's free memory plus a margin.
+ * 3. Per node, the sum of the numa_* lines of its zones in /proc/zoneinfo
+ *    equals numastat, read right after it (within a small slack for the
+ *    runner's own allocations).
+ *
+ * What breaks it: per-cpu NUMA counters that a read of /proc/zoneinfo
+ * does not fold (the stack without "vmstat: call
+ * fold_vm_zone_numa_events() before show per zone NUMA event": step 1's
+ * zoneinfo check sees no growth), numastat that does not fold first,
+ * NUMA events counted on the wrong zone, node or counter, or allocations
+ * that stop being counted.  With one node the test skips.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mmt.h"
+
+#define MPOL_DEFAULT	0
+#define MPOL_BIND	2
+#define MPOL_F_NODE	(1 << 0)
+#define MPOL_F_ADDR	(1 << 1)
+
+#define NR_BIND		4096	/* pages faulted under MPOL_BIND */
+#define NR_MISS		2048	/* fallback pages wanted in step 2 */
+#define MARGIN		16384	/* pages faulted past L's MemFree */
+#define SLACK		512	/* events between two reads of a node */
+#define MAX_NODES	64
+
+/* The same counters under their numastat and their zoneinfo names. */
+static const char * const keys[][2] = {
+	{ "numa_hit", "numa_hit" },
+	{ "numa_miss", "numa_miss" },
+	{ "numa_foreign", "numa_foreign" },
+	{ "interleave_hit", "numa_interleave" },
+	{ "local_node", "numa_local" },
+	{ "other_node", "numa_other" },
+};
+
+static long page_size;
+
+static int set_policy(int mode, int node)
+{
+	unsigned long mask[MAX_NODES / (8 * sizeof(long)) + 1] = { 0 };
+
+	if (node >= 0)
+		mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
+	return syscall(SYS_set_mempolicy, mode, node >= 0 ? mask : NULL,
+		       node >= 0 ? MAX_NODES + 1 : 0);
+}
+
+/* Node of the page at @addr, or -1. */
+static int page_node(void *addr)
+{
+	int node = -1;
+
+	if (syscall(SYS_get_mempolicy, &node, NULL, 0, addr,
+		    MPOL_F_NODE | MPOL_F_ADDR))
+		return -1;
+	return node;
+}
+
+/* First CPU listed in /sys/devices/system/node/node<nid>/cpulist, or -1. */
+static int node_first_cpu(int nid)
+{
+	char path[80], buf[256];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
+		 nid);
+	if (mmt_read_file(path, buf, sizeof(buf)) <= 0 || buf[0] < '0' ||
+	    buf[0] > '9')
+		return -1;
+	return atoi(buf);
+}
+
+/*
+ * Sum of @key over the zones of node @nid in /proc/zoneinfo, or -1.
+ * Each zone starts with "Node <nid>, zone <name>".
+ */
+static long long zoneinfo_node(int nid, const char *key)
+{
+	size_t klen = strlen(key);
+	long long sum = 0;
+	int cur = -1, found = 0;
+	char line[512];
+	FILE *f;
+
+	f = fopen("/proc/zoneinfo", "re");
+	if (!f) {
+		mmt_log("open /proc/zoneinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t");
+
+		if (sscanf(line, "Node %d, zone", &cur) == 1)
+			continue;
+		if (cur != nid || strncmp(p, key, klen) ||
+		    (p[klen] != ' ' && p[klen] != '\t'))
+			continue;
+		sum += strtoll(p + klen, NULL, 10);
+		found = 1;
+	}
+	fclose(f);
+	return found ? sum : -1;
+}
+
+/* Fault @n pages of a fresh mapping; *@buf gets it.  0 or -1. */
+static int fault_pages(char **buf, long n)
+{
+	long i;
+
+	*buf = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*buf == MAP_FAILED) {
+		mmt_log("mmap of %ld pages: %s", n, strerror(errno));
+		return -1;
+	}
+	/* One counted order-0 allocation per page. */
+	madvise(*buf, n * page_size, MADV_NOHUGEPAGE);
+	for (i = 0; i < n; i++)
+		(*buf)[i * page_size] = 1;
+	return 0;
+}
+
+static int step_bind(int remote)
+{
+	long long z0, z1, hit0, hit1, oth0, oth1;
+	int ret = KSFT_FAIL;
+	char *buf = NULL;
+
+	/* Fold everything, then take zoneinfo's starting point. */
+	if (mmt_node_numastat(remote, "numa_hit") < 0)
+		return KSFT_FAIL;
+	z0 = zoneinfo_node(remote, "numa_hit");
+	if (z0 < 0)
+		return KSFT_FAIL;
+	hit0 = mmt_node_numastat(remote, "numa_hit");
+	oth0 = mmt_node_numastat(remote, "other_node");
+
+	if (set_policy(MPOL_BIND, remote)) {
+		mmt_log("set_mempolicy(MPOL_BIND, node %d): %s", remote,
+			strerror(errno));
+		return KSFT_FAIL;
+	}
+	if (fault_pages(&buf, NR_BIND))
+		goto out;
+	if (set_policy(MPOL_DEFAULT, -1)) {
+		mmt_log("set_mempolicy(MPOL_DEFAULT): %s", strerror(errno));
+		goto out;
+	}
+	if (!mmt_check(page_node(buf) == remote,
+		       "bound page is on node %d, not %d", page_node(buf),
+		       remote))
+		goto out;
+
+	/* zoneinfo first: nothing has folded the per-cpu counters yet. */
+	z1 = zoneinfo_node(remote, "numa_hit");
+	hit1 = mmt_node_numastat(remote, "numa_hit");
+	oth1 = mmt_node_numastat(remote, "other_node");
+	mmt_log("bind to node %d, %d pages: numastat numa_hit +%lld other_node +%lld, zoneinfo numa_hit +%lld",
+		remote, NR_BIND, hit1 - hit0, oth1 - oth0, z1 - z0);
+
+	if (!mmt_check(hit1 - hit0 >= NR_BIND,
+		       "node %d numa_hit grew by %lld, less than %d", remote,
+		       hit1 - hit0, NR_BIND) ||
+	    !mmt_check(oth1 - oth0 >= NR_BIND,
+		       "node %d other_node grew by %lld, less than %d", remote,
+		       oth1 - oth0, NR_BIND) ||
+	    !mmt_check(z1 - z0 >= NR_BIND,
+		       "zoneinfo numa_hit of node %d grew by %lld, less than %d: per-cpu counters not folded",
+		       remote, z1 - z0, NR_BIND))
+		goto out;
+	ret = KSFT_PASS;
+out:
+	set_policy(MPOL_DEFAULT, -1);
+	if (buf && buf != MAP_FAILED)
+		munmap(buf, NR_BIND * page_size);
+	return ret;
+}
+
+static int step_fallback(int local, int remote)
+{
+	long long miss0, oth0, for0, miss1, oth1, for1;
+	long long free_kb = mmt_node_meminfo(local, "MemFree");
+	long n, i, spilled = 0;
+	int ret = KSFT_FAIL;
+	size_t len;
+	char *buf;
+
+	if (free_kb <= 0)
+		return KSFT_FAIL;
+	n = free_kb / (page_size / 1024) + MARGIN;
+	len = n * page_size;
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (buf == MAP_FAILED) {
+		mmt_log("mmap of %ld pages: %s", n, strerror(errno));
+		return KSFT_FAIL;
+	}
+	madvise(buf, len, MADV_NOHUGEPAGE);
+
+	miss0 = mmt_node_numastat(remote, "numa_miss");
+	oth0 = mmt_node_numastat(remote, "other_node");
+	for0 = mmt_node_numastat(local, "numa_foreign");
+
+	/* Local policy: fill node @local until pages go to @remote. */
+	for (i = 0; i < n && spilled < NR_MISS; i++) {
+		buf[i * page_size] = 1;
+		if (page_node(buf + i * page_size) == remote)
+			spilled++;
+	}
+
+	miss1 = mmt_node_numastat(remote, "numa_miss");
+	oth1 = mmt_node_numastat(remote, "other_node");
+	for1 = mmt_node_numastat(local, "numa_foreign");
+	mmt_log("%ld pages faulted on node %d's CPU, %ld on node %d: numa_miss +%lld other_node +%lld there, numa_foreign +%lld on node %d",
+		i, local, spilled, remote, miss1 - miss0, oth1 - oth0,
+		for1 - for0, local);
+
+	if (spilled < NR_MISS) {
+		mmt_log("only %ld pages fell back to node %d: step skipped",
+			spilled, remote);
+		ret = KSFT_SKIP;
+		goto out;
+	}
+	if (!mmt_check(miss1 - miss0 >= spilled,
+		       "node %d numa_miss grew by %lld, less than %ld", remote,
+		       miss1 - miss0, spilled) ||
+	    !mmt_check(oth1 - oth0 >= spilled,
+		       "node %d other_node grew by %lld, less than %ld", remote,
+		       oth1 - oth0, spilled) ||
+	    !mmt_check(for1 - for0 >= spilled,
+		       "node %d numa_foreign grew by %lld, less than %ld", local,
+		       for1 - for0, spilled))
+		goto out;
+	ret = KSFT_PASS;
+out:
+	munmap(buf, len);
+	return ret;
+}
+
+/* numastat and zoneinfo of every online node agree. */
+static int step_agree(int nr_nodes)
+{
+	int nid, k, bad = 0;
+
+	for (nid = 0; nid < nr_nodes; nid++) {
+		for (k = 0; k < (int)ARRAY_SIZE(keys); k++) {
+			long long z, s;
+
+			if (mmt_node_numastat(nid, keys[k][0]) < 0)
+				continue;	/* node not online */
+			z = zoneinfo_node(nid, keys[k][1]);
+			s = mmt_node_numastat(nid, keys[k][0]);
+			if (z < 0 || s < z || s - z > SLACK) {
+				mmt_log("node %d %s: zoneinfo %lld, numastat %lld",
+					nid, keys[k][0], z, s);
+				bad++;
+			}
+		}
+	}
+	return mmt_check(!bad, "%d counters disagree", bad) ? KSFT_PASS :
+							      KSFT_FAIL;
+}
+
+int main(void)
+{
+	int nr_nodes = mmt_nr_possible_nodes();
+	int local = -1, remote = -1, cpu = -1, nid, r1, r2, r3;
+	cpu_set_t set;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	if (mmt_nr_online_nodes() < 2) {
+		mmt_log("fewer than two online NUMA nodes");
+		return KSFT_SKIP;
+	}
+	if (nr_nodes > MAX_NODES)
+		nr_nodes = MAX_NODES;
+	for (nid = 0; nid < nr_nodes; nid++) {
+		if (mmt_node_meminfo(nid, "MemTotal") <= 0)
+			continue;
+		if (local < 0 && node_first_cpu(nid) >= 0) {
+			local = nid;
+			cpu = node_first_cpu(nid);
+		} else if (remote < 0) {
+			remote = nid;
+		}
+	}
+	if (local < 0 || remote < 0) {
+		mmt_log("no pair of nodes with memory, one with a CPU");
+		return KSFT_SKIP;
+	}
+	mmt_log("running on CPU %d of node %d, remote node %d", cpu, local,
+		remote);
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		mmt_log("sched_setaffinity: %s", strerror(errno));
+		return KSFT_FAIL;
+	}
+
+	r1 = step_bind(remote);
+	r2 = step_fallback(local, remote);
+	r3 = step_agree(nr_nodes);
+	if (r1 == KSFT_FAIL || r2 == KSFT_FAIL || r3 == KSFT_FAIL)
+		return KSFT_FAIL;
+	return KSFT_PASS;
+}
