@@ -68,8 +68,12 @@ END {
 	[ -n "${BENCH_RUNS:-}" ] && echo "${BENCH_RUNS} boots, ${BENCH_FAILED:-0} failed."
 	echo
 	echo "Kernels: **base** = plain 5.10.262, **stack** = 5.10.262 with the mm510 series,"
-	echo "**peer** = Debian's 6.1 (linux-source-6.1); the same config fragments"
-	echo "(guest, mm, bench).  Each cell: median (min..max) over the repetitions, n = their number;"
+	echo "**peer** = Debian's 6.1 (linux-source-6.1), **g1..g3** (ATTRIB=1) = the stack cut after"
+	echo "that group of \`series\`; the same config fragments (guest, mm, bench)."
+	if [ -n "${BENCH_KERNELS:-}" ] && [ -f "$BENCH_KERNELS" ]; then
+		echo "Releases: $(awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $2 }' "$BENCH_KERNELS")."
+	fi
+	echo "Each cell: median (min..max) over the repetitions, n = their number;"
 	echo "Δ = change against base.  Modes: **tcg** = 2 vCPUs on 2 NUMA nodes, host"
 	echo "clock (figures move with the host's load); **icount** = QEMU"
 	echo "\`-icount shift=0,sleep=off\`, 1 vCPU, a CPU-less second node: 1 ns is"
@@ -100,11 +104,17 @@ function ratio(a, b) {
 	r = $2 SUBSEP $3 SUBSEP $4 SUBSEP $5
 	if (!(r in seenrow)) { seenrow[r] = 1; rows[++nrows] = r }
 	if (!($2 in seenmode)) { seenmode[$2] = 1; modes[++nmodes] = $2 }
-	if ($1 == "peer") havepeer = 1
+	have[$1] = 1
 	if ($1 == "base" && !(r in nrep)) nrep[r] = $7
 }
 END {
-	nk = split(havepeer ? "base stack peer" : "base stack", kern, " ")
+	# base first, then the cuts of the stack (make bench ATTRIB=1), the stack
+	# and the peer
+	nall = split("base g1 g2 g3 stack peer", all, " ")
+	nk = 0
+	for (i = 1; i <= nall; i++)
+		if (all[i] in have)
+			kern[++nk] = all[i]
 	# tcg first, then icount
 	for (mi = 1; mi <= nmodes; mi++)
 		if (modes[mi] == "tcg" && mi > 1) { modes[mi] = modes[1]; modes[1] = "tcg" }

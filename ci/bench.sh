@@ -27,6 +27,8 @@
 #   PEER=0|1      measure the 6.1 peer too (default 1; QUICK: 0)
 #   BENCHES="slab page memcg wis"  benchmarks to run (tools/bench/*.c)
 #   BENCH_OPS=N   operations per slab/page run (default 1000000)
+#   ATTRIB=1      also the stack cut after each group of the series
+#                 (kernels g1, g2, g3; the full stack is g4)
 # The build folder's lock is held throughout, like make.
 
 . "$(dirname "$0")/lib.sh"
@@ -57,7 +59,10 @@ for m in $modes; do
 done
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$reps'"
 
-kernels="base stack"
+attrib=${ATTRIB:-0}
+kernels=base
+[ "$attrib" = 1 ] && kernels="$kernels g1 g2 g3"
+kernels="$kernels stack"
 [ "$peer" = 1 ] && kernels="$kernels peer"
 
 out=$BUILD/bench
@@ -70,8 +75,54 @@ csv=$out/results.csv
 "$TOP/ci/base.sh"
 "$TOP/ci/apply.sh"
 [ "$peer" = 1 ] && "$TOP/ci/peer.sh"
+
+# Each kernel with its initramfs is kept in $out/kernels/<name>, so that
+# the stack's cuts (ATTRIB=1), built one after another in one tree and
+# one object folder, can be booted alternately.
+keep() {
+	local obj=$1 dst=$out/kernels/$2
+	mkdir -p "$dst/arch/x86/boot"
+	cp "$obj/arch/x86/boot/bzImage" "$dst/arch/x86/boot/bzImage"
+	cp "$obj/mm510-initramfs.cpio" "$dst/mm510-initramfs.cpio"
+}
+# Release names, for the report's header.
+release_of() {
+	strings "$out/kernels/$1/arch/x86/boot/bzImage" |
+		sed -n 's/^\([0-9][0-9.]*[^ ]*\) (.*/\1/p' | head -n 1
+}
+
+# ATTRIB=1: the stack cut after groups 1, 2 and 3 of the series (the
+# full stack is group 4 and the localversion patch).  A patch's group is
+# the first two digits of its file name.
+cut_commit() {
+	local g=$1 stack last=0 i=0 p
+	stack=$(stack_tree)
+	for p in $(series_patches); do
+		i=$((i + 1))
+		[ $((10#${p:0:2})) -le "$g" ] && last=$i
+	done
+	[ "$last" -gt 0 ] || die "series has no patch of group $g"
+	git -C "$stack" rev-list --reverse "$BASE_TAG..HEAD" | sed -n "${last}p"
+}
+
 for k in $kernels; do
-	TREE=$k "$TOP/ci/build.sh" bench
+	case $k in
+	g[1-3])	sha=$(cut_commit "${k#g}")
+		if [ -d "$BUILD/cut" ]; then
+			git -C "$BUILD/cut" checkout -q --detach "$sha"
+		else
+			git -C "$(stack_tree)" worktree add -q --detach "$BUILD/cut" "$sha"
+		fi
+		msg "$k: the stack cut after group ${k#g} ($(git -C "$BUILD/cut" log -1 --format=%s))"
+		TREE=cut "$TOP/ci/build.sh" bench
+		keep "$BUILD/obj/cut-guest+mm+bench" "$k" ;;
+	base)	TREE=base "$TOP/ci/build.sh" bench
+		keep "$BUILD/obj/$(basename "$BASE_REPO")-guest+mm+bench" "$k" ;;
+	stack)	TREE=stack "$TOP/ci/build.sh" bench
+		keep "$BUILD/obj/$(basename "$(stack_tree)")-guest+mm+bench" "$k" ;;
+	peer)	TREE=peer "$TOP/ci/build.sh" bench
+		keep "$BUILD/obj/$(basename "$PEER_TREE")-guest+mm+bench" "$k" ;;
+	esac
 done
 
 # --- measure ----------------------------------------------------------------
@@ -105,7 +156,9 @@ for rep in $(seq 1 "$reps"); do
 				[ "$mode" = icount ] && icount=1
 				msg "rep $rep/$reps, $mode, $variant: $k"
 				runs=$((runs + 1))
-				if ! TREE=$k TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount QUIET=1 \
+				tree=$k
+				case $k in g[1-3]) tree=stack ;; esac
+				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount QUIET=1 \
 					BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
 					BOOT_ARGS="$args mm510.bench_ops=$ops mm510.bench_secs=$wis_secs mm510.bench_memcgs=$memcgs mm510.timeout=3000" \
 					"$TOP/ci/boot.sh" bench >"$log.verdict" 2>&1; then
@@ -126,7 +179,10 @@ mv "$csv.part" "$csv"
 msg "$runs boots in $(( $(date +%s) - start )) s, $failed failed; raw results: $csv"
 
 # --- report -----------------------------------------------------------------
-BENCH_FAILED=$failed BENCH_RUNS=$runs BENCH_QUICK=$quick \
+for k in $kernels; do
+	echo "$k $(release_of "$k")"
+done >"$out/kernels.txt"
+BENCH_KERNELS=$out/kernels.txt BENCH_FAILED=$failed BENCH_RUNS=$runs BENCH_QUICK=$quick \
 	"$TOP/ci/bench-report.sh" "$csv" "$out"
 cat "$out/report.md"
 [ "$failed" -eq 0 ] || die "$failed of $runs benchmark boots failed (logs in $out/logs)"

@@ -14,7 +14,9 @@
 #
 # Environment: TREE=stack|base|peer, TESTS=a,b (a subset), BOOT_ARGS (more
 # kernel arguments), BOOT_TIMEOUT (seconds), BOOT_LOG (serial log file),
-# QUIET=1 (verdict only), BOOT_ICOUNT=1 (deterministic mode, see below).
+# QUIET=1 (verdict only), BOOT_ICOUNT=1 (deterministic mode, see below),
+# BOOT_OBJ (a folder with arch/x86/boot/bzImage and mm510-initramfs.cpio
+# to boot instead of the tree's build; make bench keeps copies).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
@@ -30,7 +32,7 @@ base)	tree=$BASE_REPO ;;
 peer)	tree=$PEER_TREE ;;
 *)	die "TREE must be 'stack', 'base' or 'peer', not '$TREE'" ;;
 esac
-obj=$BUILD/obj/$(basename "$tree")-$SC_KEY
+obj=${BOOT_OBJ:-$BUILD/obj/$(basename "$tree")-$SC_KEY}
 kernel=$obj/arch/x86/boot/bzImage
 initrd=$obj/mm510-initramfs.cpio
 [ -f "$kernel" ] && [ -f "$initrd" ] ||

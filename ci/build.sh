@@ -6,8 +6,10 @@
 # and the tree's own cgroup selftests).
 #
 # TREE=stack (default) builds the applied stack, TREE=base the plain
-# base, TREE=peer the peer kernel of `make bench` (ci/peer.sh).  Out of
-# tree (O=), one folder per (tree, fragments), with ccache.
+# base, TREE=peer the peer kernel of `make bench` (ci/peer.sh), TREE=cut
+# the stack cut after a group of the series (make bench ATTRIB=1 checks
+# out $BUILD/cut).  Out of tree (O=), one folder per (tree, fragments),
+# with ccache.
 # The .config is regenerated from the fragments every time but replaces
 # the old one only when it differs, so an unchanged run rebuilds nothing.
 # Every value a fragment asks for must survive; one that does not fails
@@ -35,7 +37,9 @@ base)	tree=$BASE_REPO
 	[ -d "$tree" ] || die "$tree missing: run 'make base' first" ;;
 peer)	tree=$PEER_TREE
 	[ -f "$tree/Makefile" ] || die "$tree missing: run 'ci/peer.sh' first" ;;
-*)	die "TREE must be 'stack', 'base' or 'peer', not '$TREE'" ;;
+cut)	tree=$BUILD/cut
+	[ -d "$tree" ] || die "$tree missing: make bench ATTRIB=1 checks it out" ;;
+*)	die "TREE must be 'stack', 'base', 'peer' or 'cut', not '$TREE'" ;;
 esac
 
 obj=$BUILD/obj/$(basename "$tree")-$SC_KEY
