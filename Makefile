@@ -15,7 +15,7 @@ export SCENARIO KERNEL_TREE TREE TESTS BUILD JOBS
 MAIN := ci/main.sh
 
 # make bench (ci/bench.sh): passed on only when given.
-BENCH_VARS := QUICK REPS MODES PEER BENCHES BENCH_OPS
+BENCH_VARS := QUICK REPS MODES PEER BENCHES BENCH_OPS ATTRIB
 export $(BENCH_VARS)
 
 # make stress: the stress tests' long form (mm510.stress=long), each
@@ -78,7 +78,8 @@ help:
 	@echo '  JOBS=$(JOBS)'
 	@echo '  STRESS_TESTS=$(STRESS_TESTS)'
 	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER)'
-	@echo '              BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) (empty: ci/bench.sh defaults)'
+	@echo '              BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB)'
+	@echo '              (empty: the defaults of ci/bench.sh)'
 
 deps fetch base apply:
 	@$(MAIN) $@
