@@ -139,7 +139,8 @@ END {
 			for (i = 2; i <= nk; i++) {
 				k = kern[i] SUBSEP rows[ri]
 				printf " %s | %s |", cell(k), delta(k, b)
-				if (f[2] == "kmem" && (k in med) && (b in med) && med[b] > 0)
+				# The plot: ns figures only (cycles say the same).
+				if (f[2] == "kmem" && f[4] !~ /^cycles/ && (k in med) && (b in med) && med[b] > 0)
 					printf "%s:%s-%s %s %.4f\n", m, f[3], f[4], kern[i], (med[k] / med[b]) >> (tmpd "/ratios")
 			}
 			printf "\n"
@@ -199,7 +200,11 @@ elif [ -s "$tmp/ratios" ]; then
 		p = ((ord[i], "peer") in r) ? r[ord[i], "peer"] : "-"
 		printf "\"%s\" %s %s\n", ord[i], s, p } }' "$tmp/ratios" >"$tmp/ratios.dat"
 	rows=$(wc -l <"$tmp/ratios.dat")
+	# The y axis reaches 1 (no change) at least.
+	top=$(awk '{ for (i = 2; i <= 3; i++) if ($i != "-" && $i > t) t = $i }
+		   END { print (t > 1 ? t : 1) }' "$tmp/ratios.dat")
 	width=$((400 + rows * 40))
+	[ "$width" -ge 800 ] || width=800
 	gnuplot >"$tmp/gnuplot.log" 2>&1 <<EOF || { cat "$tmp/gnuplot.log" >&2; die "gnuplot failed"; }
 set terminal pngcairo size $width,640 noenhanced
 set output "$png"
@@ -208,10 +213,10 @@ set datafile missing "-"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
-set yrange [0:*]
+set yrange [0:$top * 1.15]
 set xtics rotate by -60 font ",8"
 set grid ytics
-set key outside top center horizontal
+set key top left inside
 set bmargin 16
 set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2
 plot "$tmp/ratios.dat" using 2:xtic(1) title "stack/base", '' using 3 title "peer/base"
