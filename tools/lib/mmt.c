@@ -564,7 +564,8 @@ int mmt_memcg_snap(struct mmt_memcg_snap *s, int caches)
 		mmt_log("no Slab/SUnreclaim in /proc/meminfo");
 		return -1;
 	}
-	s->memcg = s->pn = -1;
+	s->memcg = -1;
+	s->pn = -1;
 	if (!caches)
 		return 0;
 	/* Flush per-cpu slabs so active_objs is exact (SLUB, see mmt.h). */

@@ -245,8 +245,7 @@ static int bs_run_set(const char *val, const struct kernel_param *kp)
 		run.loop_ns = max(run.loop_ns, t[i].loop_ns);
 		run.loop_cycles = max(run.loop_cycles, t[i].loop_cycles);
 	}
-	if (run.cache)
-		kmem_cache_destroy(run.cache);
+	kmem_cache_destroy(run.cache);
 	if (!ret)
 		ret = run.err;
 	if (ret)
