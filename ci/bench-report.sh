@@ -77,8 +77,8 @@ END {
 	echo "Δ = change against base.  Modes: **tcg** = 2 vCPUs on 2 NUMA nodes, host"
 	echo "clock (figures move with the host's load); **icount** = QEMU"
 	echo "\`-icount shift=0,sleep=off\`, 1 vCPU, a CPU-less second node: 1 ns is"
-	echo "one guest instruction, the figures repeat.  ns_op and cycles_op: lower is better;"
-	echo "ops (will-it-scale): higher is better."
+	echo "one guest instruction, the figures do not depend on the host's load."
+	echo "Lower is better for ns_*, cycles_*, *_B and *_us; higher for ops_s (will-it-scale)."
 } >"$tmp/report.md"
 
 awk -v tmpd="$tmp" '

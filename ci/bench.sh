@@ -17,7 +17,8 @@
 # Modes: "tcg" (2 vCPUs on 2 NUMA nodes, host clock: the 2-thread
 # variants exist only here, the figures move with the host's load) and
 # "icount" (-icount shift=0,sleep=off, 1 vCPU, a CPU-less second node:
-# time is counted in guest instructions, so the figures repeat).
+# time is counted in guest instructions, so the host's load does not
+# enter the figures).
 #
 # Environment (make bench passes them on):
 #   QUICK=1       development mode: 1 repetition, tcg only, fewer
