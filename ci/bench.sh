@@ -30,6 +30,8 @@
 #   BENCH_OPS=N   operations per slab/page run (default 1000000)
 #   ATTRIB=1      also the stack cut after each group of the series
 #                 (kernels g1, g2, g3; the full stack is g4)
+#   BENCH_OUT=dir where results, report and logs go (default build/bench)
+#   BENCH_BUILD_ONLY=1  build and keep the kernels, boot nothing
 # The build folder's lock is held throughout, like make.
 
 . "$(dirname "$0")/lib.sh"
@@ -66,7 +68,7 @@ kernels=base
 kernels="$kernels stack"
 [ "$peer" = 1 ] && kernels="$kernels peer"
 
-out=$BUILD/bench
+out=${BENCH_OUT:-$BUILD/bench}
 mkdir -p "$out/logs"
 csv=$out/results.csv
 
@@ -125,6 +127,11 @@ for k in $kernels; do
 		keep "$BUILD/obj/$(basename "$PEER_TREE")-guest+mm+bench" "$k" ;;
 	esac
 done
+
+if [ "${BENCH_BUILD_ONLY:-}" = 1 ]; then
+	msg "kernels built and kept in $out/kernels (BENCH_BUILD_ONLY=1: no boots)"
+	exit 0
+fi
 
 # --- measure ----------------------------------------------------------------
 tests_of() {
