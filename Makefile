@@ -51,6 +51,8 @@ help:
 	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
 	@echo '  make send         b4 branch of the series with a cover letter, To/Cc from'
 	@echo '                    get_maintainer.pl; writes the mails to build/send/ (no mail sent)'
+	@echo '  make rebase BASE=5.10.N  apply the series on another 5.10.y from the same archive'
+	@echo '                    (git am -3), report patches 5.10.y has taken, print git range-diff'
 	@echo
 	@echo 'Steps on their own:'
 	@echo '  make deps         install missing Debian packages (root) or name them'
@@ -107,6 +109,10 @@ send:
 bench:
 	@ci/bench.sh
 
+rebase:
+	@$(MAIN) deps fetch base apply
+	@ci/rebase.sh $(BASE)
+
 stress:
 	@$(MAIN) deps fetch base apply build
 	@TESTS=$(or $(TESTS),$(STRESS_TESTS)) \
@@ -121,4 +127,4 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all help deps fetch base apply build boot check check-full stress bench \
-	maintainers-notes send clean distclean
+	maintainers-notes send rebase clean distclean

@@ -9,18 +9,39 @@
 # never touched.  The tarball lands in $CACHE_DIR; a second run downloads
 # nothing.  A partial or corrupt download never takes the final name.
 #
-# Overrides (for tests and mirrors): MM510_ARCHIVE_URI, MM510_TARBALL.
+# `fetch.sh 5.10.N` fetches another 5.10.y release for `make rebase`:
+# there is no pin for it, so its sha256 is the one the archive's signed
+# source index gives (apt verifies the index's signature), searched in
+# the security suite, then the release and updates suites of the same
+# archive.
+#
+# Overrides (for tests and mirrors): MM510_ARCHIVE_URI, MM510_TARBALL
+# (the pinned base only).
 
 . "$(dirname "$0")/lib.sh"
 
-tarball=$CACHE_DIR/$BASE_FILE
+version=${1:-$BASE_VERSION}
+if [ "$version" = "$BASE_VERSION" ]; then
+	file=$BASE_FILE
+	want_sum=$BASE_SHA256
+	suites=$BASE_SRC_SUITE
+else
+	[[ "$version" =~ ^5\.10\.[0-9]+$ ]] ||
+		die "'$version' is not a 5.10.y release (5.10.N)"
+	[ -z "${MM510_TARBALL:-}" ] ||
+		die "MM510_TARBALL names the pinned base; it cannot stand for $version"
+	file=linux_$version.orig.tar.xz
+	want_sum=
+	suites="$BASE_SRC_SUITE ${BASE_SRC_SUITE%-security} ${BASE_SRC_SUITE%-security}-updates"
+fi
+tarball=$CACHE_DIR/$file
 
 verify() {
 	local sum
 	sum=$(sha256sum "$1" | cut -d' ' -f1)
-	[ "$sum" = "$BASE_SHA256" ] || {
+	[ "$sum" = "$want_sum" ] || {
 		msg "checksum mismatch for $1"
-		msg "  expected $BASE_SHA256"
+		msg "  expected $want_sum"
 		msg "  got      $sum"
 		return 1
 	}
@@ -67,7 +88,9 @@ if [ -n "${MM510_TARBALL:-}" ]; then
 	exit 0
 fi
 
-if [ -f "$tarball" ]; then
+# A cached release without a pin keeps the checksum it was fetched with.
+[ -n "$want_sum" ] || [ ! -f "$tarball.sha256" ] || want_sum=$(cat "$tarball.sha256")
+if [ -f "$tarball" ] && [ -n "$want_sum" ]; then
 	verify "$tarball" ||
 		die "cached $tarball is corrupt; remove it and run 'make fetch' again"
 	msg "using cached $tarball"
@@ -84,41 +107,64 @@ uri=${MM510_ARCHIVE_URI:-$(security_uri)}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -f "$keyring" ] || die "$keyring missing: apt-get install debian-archive-keyring"
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-echo "deb-src [signed-by=$keyring] $uri $BASE_SRC_SUITE $BASE_SRC_COMPONENT" \
-	>"$apt_dir/sources.list"
+for suite in $suites; do
+	# The security suite lives in its own archive, the others beside it.
+	case $suite in
+	*-security) suri=$uri ;;
+	*) suri=${MM510_ARCHIVE_URI:-${uri%-security}} ;;
+	esac
+	echo "deb-src [signed-by=$keyring] $suri $suite $BASE_SRC_COMPONENT"
+done >"$apt_dir/sources.list"
 apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list"
 	  -o "Dir::Etc::sourceparts=/dev/null"
 	  -o "Dir::State::Lists=$apt_dir/lists"
 	  -o "Dir::Cache=$apt_dir/cache"
 	  -o "Acquire::Retries=2")
 
-msg "reading $BASE_SRC_SUITE sources from $uri"
+msg "reading ${suites// /, } sources from $uri"
 apt-get -q "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1 || {
 	cat "$apt_dir/update.log" >&2
-	die "cannot read the source index at $uri ($BASE_SRC_SUITE): is the archive reachable?"
+	die "cannot read the source index at $uri ($suites): is the archive reachable?"
 }
 if grep -qE '^(W|E): Failed to fetch' "$apt_dir/update.log"; then
 	cat "$apt_dir/update.log" >&2
-	die "cannot read the source index at $uri ($BASE_SRC_SUITE): is the archive reachable?"
+	die "cannot read the source index at $uri ($suites): is the archive reachable?"
 fi
 
-# The archive names the file and its checksum; both must match the pin.
+if [ "$version" = "$BASE_VERSION" ]; then
+	src_version=$BASE_SRC_VERSION
+else
+	# The first Debian revision of $BASE_SRC_PACKAGE that ships the file.
+	src_version=$(apt-cache "${apt_opts[@]}" showsrc "$BASE_SRC_PACKAGE" 2>/dev/null |
+		awk -v f="$file" '/^Version:/ { v = $2 }
+			$NF == f && v && !first { first = v } END { print first }')
+	[ -n "$src_version" ] ||
+		die "no $BASE_SRC_PACKAGE source in $uri ($suites) ships $file; is $version in Debian's archive?"
+fi
+
+# The archive names the file and its checksum; a pin must match it.
 line=$(apt-get -q "${apt_opts[@]}" --print-uris source \
-	"$BASE_SRC_PACKAGE=$BASE_SRC_VERSION" 2>/dev/null | grep "' $BASE_FILE " || :)
+	"$BASE_SRC_PACKAGE=$src_version" 2>/dev/null | grep "' $file " || :)
 [ -n "$line" ] ||
-	die "$BASE_SRC_PACKAGE $BASE_SRC_VERSION ($BASE_FILE) not found in $uri $BASE_SRC_SUITE"
+	die "$BASE_SRC_PACKAGE $src_version ($file) not found in $uri ($suites)"
 file_uri=$(echo "$line" | sed "s/^'\([^']*\)'.*/\1/")
 archive_sum=$(echo "$line" | sed -n 's/.*SHA256:\([0-9a-f]*\).*/\1/p')
-[ "$archive_sum" = "$BASE_SHA256" ] ||
-	die "the archive lists $BASE_FILE with sha256 $archive_sum, the pin says $BASE_SHA256"
+if [ -z "$want_sum" ]; then
+	[ -n "$archive_sum" ] || die "the archive gives no sha256 for $file"
+	msg "$file is not pinned; using the archive's sha256 $archive_sum"
+	want_sum=$archive_sum
+fi
+[ "$archive_sum" = "$want_sum" ] ||
+	die "the archive lists $file with sha256 $archive_sum, the pin says $want_sum"
 
 msg "downloading $file_uri"
 # apt's own downloader checks the hash before the file is complete.
 /usr/lib/apt/apt-helper download-file "$file_uri" "$tarball.part" \
-	"SHA256:$BASE_SHA256" >"$apt_dir/download.log" 2>&1 || {
+	"SHA256:$want_sum" >"$apt_dir/download.log" 2>&1 || {
 	cat "$apt_dir/download.log" >&2
 	die "download of $file_uri failed; nothing was kept"
 }
 verify "$tarball.part" || die "downloaded file does not match the pin; nothing was kept"
+[ "$version" = "$BASE_VERSION" ] || echo "$want_sum" >"$tarball.sha256"
 mv -f "$tarball.part" "$tarball"
 msg "fetched $tarball"

@@ -7,6 +7,7 @@
 #                  (the review-gate cases build one small object in
 #                  BUILD/hosttest-gates, kept between runs)
 #   host.sh guest  cases that need a built default kernel
+#   HOST_CASES=<regex> host.sh ...   only the cases whose function matches
 #
 # Each case runs the real ci/ scripts in a scratch BUILD/CACHE_DIR (and a
 # scratch copy of the project where it must change the series), expects
@@ -32,8 +33,10 @@ base_head=$(git -C "$BASE_REPO" rev-parse HEAD)
 base_tag=$(git -C "$BASE_REPO" rev-parse "$BASE_TAG^{commit}")
 
 # run_case NAME FUNCTION: one TAP line; the case's output as diagnostics.
+# HOST_CASES=<regex> runs only the cases whose function matches.
 run_case() {
 	local name=$1 out rc=0
+	[[ "$2" =~ ${HOST_CASES:-.} ]] || return 0
 	n=$((n + 1))
 	# In the background, so that errexit holds inside the case (it is
 	# switched off for anything run on the left of ||).
@@ -239,6 +242,75 @@ scratch_stack() {
 			STACK_BRANCH=mm510 "$TOP/ci/apply.sh" >&2
 	fi
 	echo "$b"
+}
+
+# synthetic_release VERSION TAR [PATCH] [FILE=CONTENT]: a tarball of
+# linux-VERSION/ holding the base with PATCH applied (as if 5.10.y had
+# taken it) and FILE written, made with git plumbing (no extract).
+synthetic_release() {
+	local ver=$1 tar=$2 patch=${3:-} extra=${4:-} base idx blob tree
+	base=$(scratch_base)
+	idx=$scratch/synthetic.index
+	rm -f "$idx"
+	GIT_INDEX_FILE=$idx git -C "$base" read-tree "$BASE_TAG"
+	[ -z "$patch" ] || GIT_INDEX_FILE=$idx git -C "$base" apply --cached "$patch"
+	blob=$(git -C "$base" show "$BASE_TAG:Makefile" |
+		sed "s/^SUBLEVEL = .*/SUBLEVEL = ${ver##*.}/" |
+		git -C "$base" hash-object -w --stdin)
+	GIT_INDEX_FILE=$idx git -C "$base" update-index --cacheinfo "100644,$blob,Makefile"
+	if [ -n "$extra" ]; then
+		blob=$(echo "${extra#*=}" | git -C "$base" hash-object -w --stdin)
+		GIT_INDEX_FILE=$idx git -C "$base" update-index --add \
+			--cacheinfo "100644,$blob,${extra%%=*}"
+	fi
+	tree=$(GIT_INDEX_FILE=$idx git -C "$base" write-tree)
+	git -C "$base" archive --prefix="linux-$ver/" -o "$tar" "$tree"
+}
+
+t_rebase_reports_taken() {
+	# 5.10.y took the first patch: the rebase reports it as taken,
+	# applies the rest, and prints the range-diff.
+	local b base first out
+	b=$(scratch_stack)
+	base=$(scratch_base)
+	first=$(series_patches | head -n 1)
+	synthetic_release 5.10.263 "$scratch/r263.tar" "$TOP/patches/$first"
+	out=$(env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510 \
+		MM510_REBASE_TARBALL="$scratch/r263.tar" "$TOP/ci/rebase.sh" 5.10.263 2>&1)
+	echo "$out" | tail -n 6
+	grep -qF "taken upstream (no change left on 5.10.263): $first" <<<"$out" || {
+		echo "the taken patch is not reported"; return 1; }
+	[ "$(git -C "$base" rev-list --count v5.10.263..mm510-5.10.263)" -eq \
+	  "$(( $(series_patches | wc -l) - 1 ))" ] || {
+		echo "the new branch lacks patches"; return 1; }
+	grep -q '^ *1: *[0-9a-f]* < *-: *-* ' "$b/rebase-5.10.263.range-diff" || {
+		echo "the range-diff does not show the taken patch"; return 1; }
+	base_intact
+}
+
+t_rebase_conflict() {
+	# The release has a file the last patch creates, with other content:
+	# the rebase stops on that patch, keeps nothing half made, and the
+	# old stack is untouched.
+	local b base last old file
+	b=$(scratch_stack)
+	base=$(scratch_base)
+	last=$(series_patches | tail -n 1)
+	file=$(sed -n 's,^+++ b/,,p' "$TOP/patches/$last" | head -n 1)
+	old=$(git -C "$b/stack" rev-parse mm510)
+	synthetic_release 5.10.264 "$scratch/r264.tar" "" "$file=not ours"
+	expect_fail "does not apply on 5.10.264 even with a three-way merge" \
+		env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510 \
+		MM510_REBASE_TARBALL="$scratch/r264.tar" "$TOP/ci/rebase.sh" 5.10.264
+	! git -C "$base" rev-parse -q --verify refs/heads/mm510-5.10.264 >/dev/null || {
+		echo "a half-made branch was left"; return 1; }
+	[ "$(git -C "$b/rebase" rev-parse HEAD)" = "$(git -C "$base" rev-parse 'v5.10.264^{commit}')" ] &&
+		[ -z "$(git -C "$b/rebase" status --porcelain)" ] || {
+		echo "the rebase worktree is not back at the new base"; return 1; }
+	[ "$(git -C "$b/stack" rev-parse mm510)" = "$old" ] || {
+		echo "the old stack moved"; return 1; }
+	expect_fail "not a 5.10.y release" "$TOP/ci/rebase.sh" 6.1.1
+	base_intact
 }
 
 t_two_runs_one_build() {
@@ -572,6 +644,8 @@ pre)
 	run_case "apply: KERNEL_TREE has the stack's branch" t_kernel_tree_branch_exists
 	run_case "apply: two runs on one build folder wait" t_two_runs_one_build
 	run_case "apply: interrupted git am is aborted" t_am_interrupted
+	run_case "rebase: a patch 5.10.y took is reported" t_rebase_reports_taken
+	run_case "rebase: a conflict keeps nothing half made" t_rebase_conflict
 	run_case "base: build folder's disk full" t_full_disk_build
 	run_case "fetch: cache disk full" t_full_disk_cache
 	run_case "boot: missing tool names its package" t_missing_tool
