@@ -69,7 +69,7 @@ kernels="$kernels stack"
 [ "$peer" = 1 ] && kernels="$kernels peer"
 
 out=${BENCH_OUT:-$BUILD/bench}
-mkdir -p "$out/logs"
+mkdir -p "$out"
 csv=$out/results.csv
 
 # --- build ------------------------------------------------------------------
@@ -143,6 +143,9 @@ all_tests=$(tests_of "$benches")
 floor_tests=
 [[ " $benches " == *" slab "* ]] && floor_tests=bench/slab
 
+# The logs of an earlier run would mix with this one's.
+rm -rf "$out/logs"
+mkdir -p "$out/logs"
 echo "kernel,mode,variant,rep,name,metric,value,unit" >"$csv.part"
 failed=0
 runs=0
