@@ -32,6 +32,8 @@
 #                 (kernels g1, g2, g3; the full stack is g4)
 #   BENCH_OUT=dir where results, report and logs go (default build/bench)
 #   BENCH_BUILD_ONLY=1  build and keep the kernels, boot nothing
+#   BENCH_REUSE=1 boot the kernels kept in BENCH_OUT by an earlier run
+#                 as they are (no rebuild: for re-measuring only)
 # The build folder's lock is held throughout, like make.
 
 . "$(dirname "$0")/lib.sh"
@@ -109,6 +111,10 @@ cut_commit() {
 }
 
 for k in $kernels; do
+	if [ "${BENCH_REUSE:-}" = 1 ] && [ -f "$out/kernels/$k/mm510-initramfs.cpio" ]; then
+		msg "$k: reusing $out/kernels/$k (BENCH_REUSE=1)"
+		continue
+	fi
 	case $k in
 	g[1-3])	sha=$(cut_commit "${k#g}")
 		if [ -d "$BUILD/cut" ]; then
