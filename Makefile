@@ -15,7 +15,8 @@ export SCENARIO KERNEL_TREE TREE TESTS BUILD JOBS
 MAIN := ci/main.sh
 
 # make bench (ci/bench.sh): passed on only when given.
-BENCH_VARS := QUICK REPS MODES PEER BENCHES BENCH_OPS ATTRIB
+BENCH_VARS := QUICK REPS MODES PEER BENCHES BENCH_OPS ATTRIB BENCH_OUT \
+	BENCH_BUILD_ONLY BENCH_REUSE
 export $(BENCH_VARS)
 
 # make stress: the stress tests' long form (mm510.stress=long), each
