@@ -14,6 +14,11 @@ export SCENARIO KERNEL_TREE TREE TESTS BUILD JOBS
 
 MAIN := ci/main.sh
 
+# make bench (ci/bench.sh): passed on only when given.
+BENCH_VARS := QUICK REPS MODES PEER BENCHES BENCH_OPS ATTRIB BENCH_OUT \
+	BENCH_BUILD_ONLY BENCH_REUSE
+export $(BENCH_VARS)
+
 # make stress: the stress tests' long form (mm510.stress=long), each
 # bounded by its counts and a time budget; `make check` runs the short form.
 STRESS_TESTS	?= stress_cpu_hotplug,stress_memcg_churn,stress_memcg_oom,stress_vm_knobs
@@ -37,6 +42,11 @@ help:
 	@echo '  make check-full   check, plus the slow review gates (each patch built with'
 	@echo '                    W=1 and sparse, coccinelle), every "full" scenario'
 	@echo '                    compiled, and the mails of make send checked'
+	@echo '  make bench        build base 5.10.262, the stack and Debian'"'"'s 6.1 (bench'
+	@echo '                    scenario), boot each alternately (tcg and icount modes,'
+	@echo '                    5 repetitions), run tools/bench; writes build/bench/'
+	@echo '                    report.md, results.csv, ratios.png and prints the report'
+	@echo '  make bench QUICK=1  the quick development form (1 repetition, tcg, no peer)'
 	@echo
 	@echo 'Review and sending:'
 	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
@@ -70,6 +80,9 @@ help:
 	@echo '  BUILD=$(BUILD)'
 	@echo '  JOBS=$(JOBS)'
 	@echo '  STRESS_TESTS=$(STRESS_TESTS)'
+	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER)'
+	@echo '              BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB)'
+	@echo '              (empty: the defaults of ci/bench.sh)'
 
 deps fetch base apply:
 	@$(MAIN) $@
@@ -94,6 +107,9 @@ send:
 	@$(MAIN) deps fetch base apply
 	@ci/send.sh
 
+bench:
+	@ci/bench.sh
+
 rebase:
 	@$(MAIN) deps fetch base apply
 	@ci/rebase.sh $(BASE)
@@ -111,5 +127,5 @@ distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check check-full stress \
+.PHONY: all help deps fetch base apply build boot check check-full stress bench \
 	maintainers-notes send rebase clean distclean

@@ -12,9 +12,11 @@
 # runner's power-off, 3 after its isa-debug-exit write).  A hang is
 # ended by the host-side timeout.
 #
-# Environment: TREE=stack|base, TESTS=a,b (a subset), BOOT_ARGS (more
+# Environment: TREE=stack|base|peer, TESTS=a,b (a subset), BOOT_ARGS (more
 # kernel arguments), BOOT_TIMEOUT (seconds), BOOT_LOG (serial log file),
-# QUIET=1 (verdict only).
+# QUIET=1 (verdict only), BOOT_ICOUNT=1 (deterministic mode, see below),
+# BOOT_OBJ (a folder with arch/x86/boot/bzImage and mm510-initramfs.cpio
+# to boot instead of the tree's build; make bench keeps copies).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
@@ -27,9 +29,10 @@ need timeout coreutils
 case ${TREE:-stack} in
 stack)	tree=$(stack_tree) ;;
 base)	tree=$BASE_REPO ;;
-*)	die "TREE must be 'stack' or 'base', not '$TREE'" ;;
+peer)	tree=$PEER_TREE ;;
+*)	die "TREE must be 'stack', 'base' or 'peer', not '$TREE'" ;;
 esac
-obj=$BUILD/obj/$(basename "$tree")-$SC_KEY
+obj=${BOOT_OBJ:-$BUILD/obj/$(basename "$tree")-$SC_KEY}
 kernel=$obj/arch/x86/boot/bzImage
 initrd=$obj/mm510-initramfs.cpio
 [ -f "$kernel" ] && [ -f "$initrd" ] ||
@@ -38,6 +41,11 @@ initrd=$obj/mm510-initramfs.cpio
 # What the guest must report as its release: the pinned version plus the
 # tree's localversion files, read here independently of kbuild.
 release=$BASE_VERSION
+if [ "${TREE:-stack}" = peer ]; then
+	# shellcheck source=ci/peer.pin
+	. "$TOP/ci/peer.pin"
+	release=$PEER_VERSION
+fi
 for f in $(cd "$tree" && ls localversion* 2>/dev/null | sort); do
 	release=$release$(tr -d '\n' <"$tree/$f")
 done
@@ -52,14 +60,26 @@ mkdir -p "$BUILD/logs"
 log=${BOOT_LOG:-$BUILD/logs/$(basename "$tree")-$SC_NAME.log}
 msg "booting $(basename "$tree")/$SC_NAME ($release), limit ${limit}s, log $log"
 
+# BOOT_ICOUNT=1 (make bench's deterministic mode): QEMU counts
+# instructions instead of reading the host clock (-icount shift=0: one
+# instruction is one virtual nanosecond, sleep=off: idle time is skipped),
+# so a run does not depend on the host's load.  With one vCPU: the 5.10
+# guest stalled at boot under icount with two.  The second NUMA node
+# stays, without a CPU.
+if [ "${BOOT_ICOUNT:-}" = 1 ]; then
+	cpus=(-icount shift=0,sleep=off -smp 1
+	      -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,memdev=m1)
+else
+	cpus=(-smp 2,sockets=2,cores=1,threads=1
+	      -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1)
+fi
+
 rc=0
 timeout -k 10 "$limit" qemu-system-x86_64 \
 	-machine pc -accel tcg -cpu qemu64 -m 1G \
-	-smp 2,sockets=2,cores=1,threads=1 \
 	-object memory-backend-ram,id=m0,size=512M \
 	-object memory-backend-ram,id=m1,size=512M \
-	-numa node,nodeid=0,cpus=0,memdev=m0 \
-	-numa node,nodeid=1,cpus=1,memdev=m1 \
+	"${cpus[@]}" \
 	-kernel "$kernel" -initrd "$initrd" -append "$args" \
 	-display none -serial stdio -monitor none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \

@@ -6,7 +6,10 @@
 # and the tree's own cgroup selftests).
 #
 # TREE=stack (default) builds the applied stack, TREE=base the plain
-# base.  Out of tree (O=), one folder per (tree, fragments), with ccache.
+# base, TREE=peer the peer kernel of `make bench` (ci/peer.sh), TREE=cut
+# the stack cut after a group of the series (make bench ATTRIB=1 checks
+# out $BUILD/cut).  Out of tree (O=), one folder per (tree, fragments),
+# with ccache.
 # The .config is regenerated from the fragments every time but replaces
 # the old one only when it differs, so an unchanged run rebuilds nothing.
 # Every value a fragment asks for must survive; one that does not fails
@@ -32,7 +35,11 @@ stack)	tree=$(stack_tree)
 	[ -d "$tree" ] || die "$tree missing: run 'make apply' first" ;;
 base)	tree=$BASE_REPO
 	[ -d "$tree" ] || die "$tree missing: run 'make base' first" ;;
-*)	die "TREE must be 'stack' or 'base', not '$TREE'" ;;
+peer)	tree=$PEER_TREE
+	[ -f "$tree/Makefile" ] || die "$tree missing: run 'ci/peer.sh' first" ;;
+cut)	tree=$BUILD/cut
+	[ -d "$tree" ] || die "$tree missing: make bench ATTRIB=1 checks it out" ;;
+*)	die "TREE must be 'stack', 'base', 'peer' or 'cut', not '$TREE'" ;;
 esac
 
 obj=$BUILD/obj/$(basename "$tree")-$SC_KEY
@@ -118,9 +125,10 @@ make -s -C "$TOP/tools" OUT="$BUILD/tools" >"$BUILD/tools.log" 2>&1 || {
 	cat "$BUILD/tools.log" >&2
 	die "the in-guest runner or tests failed to build"
 }
-# The tree's own cgroup selftests, built from the tree under test.
+# The tree's own cgroup selftests, built from the tree under test; not
+# for the benchmark kernels, which run no tests.
 ksft=$BUILD/tools/kselftest-$(basename "$tree")
-make -s -C "$TOP/tools" kselftest KSFT_SRC="$tree/tools/testing/selftests" \
+[ "$SC_TIER" = bench ] || make -s -C "$TOP/tools" kselftest KSFT_SRC="$tree/tools/testing/selftests" \
 	KSFT_OUT="$ksft" >"$BUILD/kselftest.log" 2>&1 || {
 	cat "$BUILD/kselftest.log" >&2
 	die "the tree's cgroup selftests failed to build (log: $BUILD/kselftest.log)"
@@ -129,7 +137,7 @@ list=$cfgtmp/initramfs.list
 {
 	echo "dir /dev 0755 0 0"
 	echo "nod /dev/console 0600 0 0 c 5 1"
-	for d in proc sys tmp tests modules kselftest kselftest/cgroup; do
+	for d in proc sys tmp tests tests/bench modules kselftest kselftest/cgroup; do
 		echo "dir /$d 0755 0 0"
 	done
 	for t in "$ksft"/cgroup/*; do
@@ -142,6 +150,12 @@ list=$cfgtmp/initramfs.list
 		# Only tests whose source still exists.
 		[ -f "$TOP/tools/tests/${t##*/}.c" ] || continue
 		echo "file /tests/${t##*/} $t 0755 0 0"
+	done
+	# Benchmarks (make bench) run as mm510.tests=bench/<name>.
+	for t in "$BUILD"/tools/bench/*; do
+		[ -e "$t" ] || continue
+		[ -f "$TOP/tools/bench/${t##*/}.c" ] || continue
+		echo "file /tests/bench/${t##*/} $t 0755 0 0"
 	done
 	for m in "$moddir"/*.ko; do
 		[ -e "$m" ] || continue

@@ -15,6 +15,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mm510}
 BASE_REPO=${BASE_REPO:-$BUILD/linux}
+# The peer kernel of make bench (ci/peer.sh, ci/peer.pin).
+PEER_TREE=${PEER_TREE:-$BUILD/peer}
 STACK_BRANCH=${STACK_BRANCH:-mm510}
 IDENTITY=$(head -n 1 "$TOP/ci/identity")
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}

@@ -595,8 +595,44 @@ t_guest_test_fails() {
 		QUIET=1 "$TOP/ci/boot.sh" default
 }
 
+# make bench's report generator on a canned results file (no timing is
+# asserted: the figures are made up): medians with min..max, the change
+# against base, n/a where the base lacks a figure (no bulk allocator),
+# the accounting overhead and its ratio, and the plot when gnuplot is here.
+t_bench_report() {
+	local out=$scratch/bench r=$scratch/bench/report.md
+	"$TOP/ci/bench-report.sh" "$TOP/ci/tests/data/bench-results.csv" "$out"
+	grep -qF '| slab-32-t1 | kmem | ns_op (ns) | 3 | 310 (300..320) | 255 (250..260) | -17.7% | 235 (230..240) | -24.2% |' "$r" ||
+		{ echo "slab row wrong"; cat "$r"; return 1; }
+	grep -qF '| page-bulk-8 | kmem | ns_page (ns) | - | n/a | 50 |  | 45 |  |' "$r" ||
+		{ echo "n/a row wrong"; cat "$r"; return 1; }
+	grep -qF '| slab-32-t1 | 210.0 | 150.0 | 0.71 | 115.0 | 0.55 |' "$r" ||
+		{ echo "overhead row wrong"; cat "$r"; return 1; }
+	[ "$(grep -n '^## Mode' "$r" | cut -d' ' -f3 | tr '\n' ' ')" = "tcg icount " ] ||
+		{ echo "modes not in order tcg, icount"; return 1; }
+	if command -v gnuplot >/dev/null; then
+		[ -s "$out/ratios.png" ] || { echo "no ratios.png"; return 1; }
+	fi
+}
+
+t_bench_report_malformed() {
+	printf 'kernel,mode,variant,rep,name,metric,value,unit\nbase,tcg,kmem,1,x,ns_op,fast,ns\n' \
+		>"$scratch/bad.csv"
+	expect_fail "malformed" "$TOP/ci/bench-report.sh" "$scratch/bad.csv" "$scratch/bad"
+}
+
+t_peer_wrong_checksum() {
+	echo "not the package" >"$scratch/fake.deb"
+	expect_fail "is not the pinned" env BUILD="$scratch/b" MM510_PEER_DEB="$scratch/fake.deb" \
+		"$TOP/ci/peer.sh"
+	[ ! -e "$scratch/b/peer" ] || { echo "a peer tree was left"; return 1; }
+}
+
 case ${1:-} in
 pre)
+	run_case "bench: report from canned results" t_bench_report
+	run_case "bench: malformed results file" t_bench_report_malformed
+	run_case "bench: peer .deb with a wrong checksum" t_peer_wrong_checksum
 	run_case "fetch: truncated cached tarball" t_truncated_tarball
 	run_case "fetch: wrong checksum" t_wrong_checksum
 	run_case "fetch: archive unreachable" t_unreachable_archive

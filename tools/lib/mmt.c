@@ -531,3 +531,109 @@ long mmt_slab_slack(const struct mmt_slab *s, int ncpus)
 	return ncpus * (2 * s->perslab + s->limit +
 			s->sharedfactor * s->batchcount);
 }
+
+long mmt_cmdline_long(const char *key, long def)
+{
+	char buf[4096], *p;
+	size_t klen = strlen(key);
+	long val = def;
+
+	if (mmt_read_file("/proc/cmdline", buf, sizeof(buf)) < 0)
+		return def;
+	/* As with kernel parameters, the last one given wins. */
+	for (p = buf; (p = strstr(p, key)); p += klen) {
+		if ((p == buf || p[-1] == ' ') && p[klen] == '=')
+			val = strtol(p + klen + 1, NULL, 0);
+	}
+	return val;
+}
+
+void mmt_bench(const char *name, const char *metric, double value,
+	       const char *unit)
+{
+	printf("mm510-bench: %s %s %.3f %s\n", name, metric, value, unit);
+	fflush(stdout);
+}
+
+int mmt_memcg_snap(struct mmt_memcg_snap *s, int caches)
+{
+	s->slab_kb = mmt_meminfo("Slab");
+	s->sunreclaim_kb = mmt_meminfo("SUnreclaim");
+	s->percpu_kb = mmt_meminfo("Percpu");
+	if (s->slab_kb < 0 || s->sunreclaim_kb < 0) {
+		mmt_log("no Slab/SUnreclaim in /proc/meminfo");
+		return -1;
+	}
+	s->memcg = -1;
+	s->pn = -1;
+	if (!caches)
+		return 0;
+	/* Flush per-cpu slabs so active_objs is exact (SLUB, see mmt.h). */
+	mmt_slab_shrink(MMT_MEMCG_CACHE);
+	mmt_slab_shrink(MMT_MEMCG_PN_CACHE);
+	if (mmt_slabinfo(MMT_MEMCG_CACHE, &s->memcg, NULL) ||
+	    mmt_slabinfo(MMT_MEMCG_PN_CACHE, &s->pn, NULL)) {
+		mmt_log("caches vanished from /proc/slabinfo");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Memory cgroups removed just before (an earlier test's, kept as zombies
+ * by page cache charged to them) must finish freeing first, or their
+ * frees would be subtracted from what is measured next.
+ */
+#define MEMCG_SETTLE_POLL_MS	500
+
+long mmt_memcg_settle(struct mmt_memcg_snap *s, int caches, int settle_ms)
+{
+	struct mmt_memcg_snap prev;
+	long zombies = 0;
+	int waited;
+
+	mmt_drop_caches();
+	if (mmt_memcg_snap(&prev, caches))
+		return -1;
+	for (waited = 0; waited <= settle_ms; waited += MEMCG_SETTLE_POLL_MS) {
+		usleep(MEMCG_SETTLE_POLL_MS * 1000);
+		mmt_drop_caches();
+		if (mmt_memcg_snap(s, caches))
+			return -1;
+		zombies = mmt_key_value(CG_ROOT "/cgroup.stat",
+					"nr_dying_descendants");
+		if (zombies < 0)
+			return -1;
+		if (!zombies && s->memcg == prev.memcg && s->pn == prev.pn)
+			return 0;
+		prev = *s;
+	}
+	mmt_log("%ld dying cgroup(s) stay; each may leave the counts meanwhile",
+		zombies);
+	return zombies;
+}
+
+int mmt_cg_create_n(const char *parent, int n, int *made)
+{
+	char path[256];
+
+	while (*made < n) {
+		snprintf(path, sizeof(path), "%s/c%d", parent, *made);
+		if (mmt_cg_create(path))
+			return -1;
+		(*made)++;
+	}
+	return 0;
+}
+
+int mmt_cg_destroy_n(const char *parent, int *made)
+{
+	char path[256];
+
+	for (; *made > 0; (*made)--) {
+		snprintf(path, sizeof(path), "%s/c%d", parent, *made - 1);
+		if (mmt_cg_destroy(path))
+			return -1;
+	}
+	return 0;
+}

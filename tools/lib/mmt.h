@@ -139,4 +139,44 @@ int mmt_stress_long(void);
 /* Seconds since an arbitrary point (CLOCK_MONOTONIC), for bounding loops. */
 double mmt_now(void);
 
+/*
+ * What memory cgroups cost (tests/memcg_footprint, bench/memcg).  A
+ * snapshot of /proc/meminfo's Slab, SUnreclaim and Percpu (kB; Percpu -1
+ * when absent) and, with @caches, of the active objects of group 4's
+ * "mem_cgroup" and "mem_cgroup_per_node" caches (after a shrink, exact on
+ * SLUB with unmerged caches; -1 without @caches).
+ */
+#define MMT_MEMCG_CACHE		"mem_cgroup"
+#define MMT_MEMCG_PN_CACHE	"mem_cgroup_per_node"
+struct mmt_memcg_snap {
+	long long slab_kb, sunreclaim_kb, percpu_kb;
+	long memcg, pn;
+};
+int mmt_memcg_snap(struct mmt_memcg_snap *s, int caches);	/* 0 or -1 */
+/*
+ * A baseline to measure from: drops caches and waits (at most @settle_ms)
+ * until the root has no dying cgroups and two snapshots agree.  Returns
+ * the number of dying cgroups that stayed (each may still free its memory
+ * meanwhile), or -1 on error.
+ */
+long mmt_memcg_settle(struct mmt_memcg_snap *s, int caches, int settle_ms);
+/*
+ * Children @parent/c0 .. c<n-1>: mmt_cg_create_n() makes them, counting
+ * in *@made, mmt_cg_destroy_n() removes the *@made last made (and counts
+ * down).  Both 0 or -1.
+ */
+int mmt_cg_create_n(const char *parent, int n, int *made);
+int mmt_cg_destroy_n(const char *parent, int *made);
+
+/* The value of "key=N" on the kernel command line (the last one), or @def. */
+long mmt_cmdline_long(const char *key, long def);
+
+/*
+ * Benchmarks (tools/bench, make bench): one result per line on stdout,
+ * "mm510-bench: <name> <metric> <value> <unit>", which ci/bench.sh
+ * collects from the serial log.  Names and metrics contain no spaces.
+ */
+void mmt_bench(const char *name, const char *metric, double value,
+	       const char *unit);
+
 #endif /* MMT_H */

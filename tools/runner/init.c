@@ -11,7 +11,8 @@
  * the final "mm510-runner: PASS" line.
  *
  * Kernel command line:
- *   mm510.tests=a,b,c    run these tests from /tests (default: all, sorted)
+ *   mm510.tests=a,b,c    run these tests from /tests (default: all, sorted,
+ *                        not those in subfolders: bench/slab runs only by name)
  *   mm510.timeout=SEC    per-test timeout (default 600)
  *   mm510.selftest=exit|hang   the harness's own failure drills
  */
@@ -217,6 +218,9 @@ static int list_tests(char **names)
 	}
 	while ((de = readdir(d)) && n < MAX_TESTS) {
 		if (de->d_name[0] == '.')
+			continue;
+		/* Folders hold what runs only by name (bench/<name>). */
+		if (de->d_type == DT_DIR)
 			continue;
 		names[n++] = strdup(de->d_name);
 	}

@@ -29,79 +29,18 @@
 
 #include "mmt.h"
 
-#define MEMCG_CACHE		"mem_cgroup"
-#define PN_CACHE		"mem_cgroup_per_node"
+#define MEMCG_CACHE		MMT_MEMCG_CACHE
+#define PN_CACHE		MMT_MEMCG_PN_CACHE
 #define STACK_LOCALVERSION	"-mm510"
 #define PARENT			CG_ROOT "/mmt-memcg-footprint"
 #define NR_CGROUPS		1000
 #define SETTLE_MS		20000
 #define POLL_MS			100
 
-struct snap {
-	long long slab_kb, sunreclaim_kb, percpu_kb;
-	long memcg, pn;		/* active objects, -1 without the caches */
-};
-
+/* The snapshot and the settling are shared with bench/memcg (tools/lib). */
 static int have_caches;
 static int exact;
-
-static int take_snap(struct snap *s)
-{
-	s->slab_kb = mmt_meminfo("Slab");
-	s->sunreclaim_kb = mmt_meminfo("SUnreclaim");
-	s->percpu_kb = mmt_meminfo("Percpu");
-	if (s->slab_kb < 0 || s->sunreclaim_kb < 0) {
-		mmt_log("no Slab/SUnreclaim in /proc/meminfo");
-		return -1;
-	}
-	s->memcg = s->pn = -1;
-	if (!have_caches)
-		return 0;
-	/* Flush per-cpu slabs so active_objs is exact (SLUB, see mmt.h). */
-	mmt_slab_shrink(MEMCG_CACHE);
-	mmt_slab_shrink(PN_CACHE);
-	if (mmt_slabinfo(MEMCG_CACHE, &s->memcg, NULL) ||
-	    mmt_slabinfo(PN_CACHE, &s->pn, NULL)) {
-		mmt_log("caches vanished from /proc/slabinfo");
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Baseline: let memcgs removed just before (an earlier test's cgroups,
- * kept as zombies by page cache charged to them) finish freeing, or their
- * frees would be subtracted from our count: wait until the root has no
- * dying descendants and two reads agree.  Those that stay dying are
- * allowed to leave the count meanwhile (zombies).
- */
 static long zombies;
-
-static int settle(struct snap *s)
-{
-	struct snap prev;
-	int waited;
-
-	mmt_drop_caches();
-	if (take_snap(&prev))
-		return -1;
-	for (waited = 0; waited <= SETTLE_MS; waited += 5 * POLL_MS) {
-		usleep(5 * POLL_MS * 1000);
-		mmt_drop_caches();
-		if (take_snap(s))
-			return -1;
-		zombies = mmt_key_value(CG_ROOT "/cgroup.stat",
-					"nr_dying_descendants");
-		if (zombies < 0)
-			return -1;
-		if (!zombies && s->memcg == prev.memcg && s->pn == prev.pn)
-			return 0;
-		prev = *s;
-	}
-	mmt_log("%ld dying cgroup(s) stay; each may leave the counts meanwhile",
-		zombies);
-	return 0;
-}
 
 /*
  * Objects added, as wanted?  @slack covers per-cpu caching when not exact,
@@ -125,10 +64,9 @@ static void print_per_cgroup(const char *what, long long before_kb,
 
 int main(void)
 {
-	struct snap before, after, gone;
+	struct mmt_memcg_snap before, after, gone;
 	struct utsname uts;
-	char path[256];
-	int nodes, ncpus, stack_kernel, missing, i, created = 0, parent = 0;
+	int nodes, ncpus, stack_kernel, missing, created = 0, parent = 0;
 	int waited;
 	long slack;
 	int ret = KSFT_FAIL;
@@ -164,15 +102,12 @@ int main(void)
 		goto cleanup;
 
 	/* Start from trimmed caches so the delta is what the cgroups took. */
-	if (settle(&before))
+	zombies = mmt_memcg_settle(&before, have_caches, SETTLE_MS);
+	if (zombies < 0)
 		goto cleanup;
-	for (i = 0; i < NR_CGROUPS; i++) {
-		snprintf(path, sizeof(path), "%s/c%d", PARENT, i);
-		if (mmt_cg_create(path))
-			goto cleanup;
-		created++;
-	}
-	if (take_snap(&after))
+	if (mmt_cg_create_n(PARENT, NR_CGROUPS, &created))
+		goto cleanup;
+	if (mmt_memcg_snap(&after, have_caches))
 		goto cleanup;
 
 	mmt_log("kernel %s, %d possible node(s)", uts.release, nodes);
@@ -195,11 +130,8 @@ int main(void)
 			goto cleanup;
 	}
 
-	for (; created > 0; created--) {
-		snprintf(path, sizeof(path), "%s/c%d", PARENT, created - 1);
-		if (mmt_cg_destroy(path))
-			goto cleanup;
-	}
+	if (mmt_cg_destroy_n(PARENT, &created))
+		goto cleanup;
 	if (!have_caches) {
 		ret = mmt_check(!missing, "%s is a kernel of the stack but lacks the caches",
 				uts.release) ? KSFT_PASS : KSFT_FAIL;
@@ -208,7 +140,7 @@ int main(void)
 	/* Freeing is deferred (css refs, RCU, work item): poll. */
 	for (waited = 0; waited <= SETTLE_MS; waited += POLL_MS) {
 		mmt_drop_caches();
-		if (take_snap(&gone))
+		if (mmt_memcg_snap(&gone, have_caches))
 			goto cleanup;
 		if (moved_by(before.memcg, gone.memcg, 0, slack, zombies) &&
 		    moved_by(before.pn, gone.pn, 0, slack, zombies * nodes))
@@ -223,10 +155,7 @@ int main(void)
 	ret = KSFT_PASS;
 
 cleanup:
-	for (; created > 0; created--) {
-		snprintf(path, sizeof(path), "%s/c%d", PARENT, created - 1);
-		mmt_cg_destroy(path);
-	}
+	mmt_cg_destroy_n(PARENT, &created);
 	if (parent && mmt_cg_destroy(PARENT))
 		ret = KSFT_FAIL;
 	return ret;

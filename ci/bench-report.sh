@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-report.sh RESULTS.CSV OUTDIR: turn make bench's raw results into
+# OUTDIR/report.md (Markdown tables) and OUTDIR/ratios.png (gnuplot; left
+# out with a note when gnuplot is missing or NO_PLOT=1).
+#
+# RESULTS.CSV: "kernel,mode,variant,rep,name,metric,value,unit", one line
+# per figure a guest printed (kernel base|stack|peer, mode tcg|icount,
+# variant kmem|nokmem).  Every figure is given as the median of its
+# repetitions with min..max, and for stack and peer the change against
+# base in percent (compare-kernels style: base is the first column).
+# The slab benchmark's accounting overhead is the median with kmem
+# accounting minus the median with cgroup.memory=nokmem, per kernel;
+# its ratio to base's overhead is what upstream quotes (0.58 for 32-byte
+# and 0.43 for 4 KiB objects with Waiman Long's series).
+#
+# Environment: BENCH_RUNS, BENCH_FAILED, BENCH_QUICK (for the header).
+
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 2 ] || die "usage: bench-report.sh RESULTS.CSV OUTDIR"
+csv=$1
+out=$2
+[ -f "$csv" ] || die "$csv does not exist"
+head -n 1 "$csv" | grep -qx 'kernel,mode,variant,rep,name,metric,value,unit' ||
+	die "$csv: not a make bench results file (wrong header)"
+mkdir -p "$out"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# --- statistics: one line per (kernel mode variant name metric) -------------
+# "kernel mode variant name metric unit n median min max", sorted by key.
+tail -n +2 "$csv" | awk -F, '
+NF != 8 || $7 !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ {
+	printf "bench-report.sh: line %d: malformed: %s\n", NR + 1, $0 > "/dev/stderr"
+	bad = 1; next
+}
+{
+	k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $5 SUBSEP $6
+	n[k]++; v[k, n[k]] = $7 + 0; unit[k] = $8
+}
+END {
+	if (bad)
+		exit 1
+	for (k in n) {
+		m = n[k]
+		for (i = 1; i <= m; i++) s[i] = v[k, i]
+		for (i = 2; i <= m; i++) {	# insertion sort: m is small
+			x = s[i]
+			for (j = i - 1; j >= 1 && s[j] > x; j--) s[j + 1] = s[j]
+			s[j + 1] = x
+		}
+		med = m % 2 ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
+		split(k, f, SUBSEP)
+		printf "%s %s %s %s %s %s %d %.6g %.6g %.6g\n", f[1], f[2], f[3], f[4], f[5], unit[k], m, med, s[1], s[m]
+	}
+}' | sort >"$tmp/stats" || die "$csv has malformed lines"
+
+[ -s "$tmp/stats" ] || die "$csv holds no results"
+
+# --- report.md --------------------------------------------------------------
+{
+	echo "# mm510 benchmarks"
+	echo
+	echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') from \`${csv##*/}\`$([ "${BENCH_QUICK:-0}" = 1 ] && echo ' (QUICK=1: development figures, few operations and repetitions)')."
+	[ -n "${BENCH_RUNS:-}" ] && echo "${BENCH_RUNS} boots, ${BENCH_FAILED:-0} failed."
+	echo
+	echo "Kernels: **base** = plain 5.10.262, **stack** = 5.10.262 with the mm510 series,"
+	echo "**peer** = Debian's 6.1 (linux-source-6.1), **g1..g3** (ATTRIB=1) = the stack cut after"
+	echo "that group of \`series\`; the same config fragments (guest, mm, bench)."
+	if [ -n "${BENCH_KERNELS:-}" ] && [ -f "$BENCH_KERNELS" ]; then
+		echo "Releases: $(awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $2 }' "$BENCH_KERNELS")."
+	fi
+	echo "Each cell: median (min..max) over the repetitions, n = their number;"
+	echo "Δ = change against base.  Modes: **tcg** = 2 vCPUs on 2 NUMA nodes, host"
+	echo "clock (figures move with the host's load); **icount** = QEMU"
+	echo "\`-icount shift=0,sleep=off\`, 1 vCPU, a CPU-less second node: 1 ns is"
+	echo "one guest instruction, the figures do not depend on the host's load."
+	echo "Lower is better for ns_*, cycles_*, *_B and *_us; higher for ops_s (will-it-scale)."
+} >"$tmp/report.md"
+
+awk -v tmpd="$tmp" '
+function cell(k,   s) {
+	if (!(k in med))
+		return "n/a"
+	s = sprintf("%.4g", med[k])
+	if (cnt[k] > 1)
+		s = s sprintf(" (%.4g..%.4g)", lo[k], hi[k])
+	return s
+}
+function delta(k, b) {
+	if (!(k in med) || !(b in med) || med[b] == 0)
+		return ""
+	return sprintf("%+.1f%%", (med[k] / med[b] - 1) * 100)
+}
+function ratio(a, b) {
+	return b > 0 ? sprintf("%.2f", a / b) : "n/a"
+}
+{
+	k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4 SUBSEP $5
+	med[k] = $8; lo[k] = $9; hi[k] = $10; cnt[k] = $7; unit[$4 SUBSEP $5] = $6
+	r = $2 SUBSEP $3 SUBSEP $4 SUBSEP $5
+	if (!(r in seenrow)) { seenrow[r] = 1; rows[++nrows] = r }
+	if (!($2 in seenmode)) { seenmode[$2] = 1; modes[++nmodes] = $2 }
+	have[$1] = 1
+	if ($1 == "base" && !(r in nrep)) nrep[r] = $7
+}
+END {
+	# base first, then the cuts of the stack (make bench ATTRIB=1), the stack
+	# and the peer
+	nall = split("base g1 g2 g3 stack peer", all, " ")
+	nk = 0
+	for (i = 1; i <= nall; i++)
+		if (all[i] in have)
+			kern[++nk] = all[i]
+	# tcg first, then icount
+	for (mi = 1; mi <= nmodes; mi++)
+		if (modes[mi] == "tcg" && mi > 1) { modes[mi] = modes[1]; modes[1] = "tcg" }
+	for (mi = 1; mi <= nmodes; mi++) {
+		m = modes[mi]
+		printf "\n## Mode %s\n\n", m
+		if (m == "tcg")
+			printf "Host clock, 2 vCPUs: ratios from this mode move with the host'"'"'s load.\n\n"
+		else if (m == "icount")
+			printf "Deterministic: guest instructions, 1 vCPU (no 2-thread variants).\n\n"
+		printf "| benchmark | variant | metric | n | base |"
+		for (i = 2; i <= nk; i++) printf " %s | Δ |", kern[i]
+		printf "\n| --- | --- | --- | --- | --- |"
+		for (i = 2; i <= nk; i++) printf " --- | --- |"
+		printf "\n"
+		for (ri = 1; ri <= nrows; ri++) {
+			split(rows[ri], f, SUBSEP)
+			if (f[1] != m)
+				continue
+			b = "base" SUBSEP rows[ri]
+			printf "| %s | %s | %s (%s) | %s | %s |", f[3], f[2], f[4], unit[f[3] SUBSEP f[4]], cnt[b] ? cnt[b] : "-", cell(b)
+			for (i = 2; i <= nk; i++) {
+				k = kern[i] SUBSEP rows[ri]
+				printf " %s | %s |", cell(k), delta(k, b)
+				# The plot: ns figures only (cycles say the same).
+				if (f[2] == "kmem" && f[4] !~ /^cycles/ && (k in med) && (b in med) && med[b] > 0)
+					printf "%s:%s-%s %s %.4f\n", m, f[3], f[4], kern[i], (med[k] / med[b]) >> (tmpd "/ratios")
+			}
+			printf "\n"
+		}
+
+		# Accounting overhead of the slab benchmark: kmem minus nokmem.
+		hdr = 0
+		for (ri = 1; ri <= nrows; ri++) {
+			split(rows[ri], f, SUBSEP)
+			if (f[1] != m || f[2] != "kmem" || f[3] !~ /^slab-/ || f[4] != "ns_op")
+				continue
+			bk = "base" SUBSEP m SUBSEP "kmem" SUBSEP f[3] SUBSEP "ns_op"
+			bf = "base" SUBSEP m SUBSEP "nokmem" SUBSEP f[3] SUBSEP "ns_op"
+			if (!(bk in med) || !(bf in med))
+				continue
+			if (!hdr) {
+				printf "\n### Accounting overhead (%s): ns per alloc+free pair, kmem minus nokmem (medians)\n\n", m
+				printf "| objects | base |"
+				for (i = 2; i <= nk; i++) printf " %s | %s/base |", kern[i], kern[i]
+				printf "\n| --- | --- |"
+				for (i = 2; i <= nk; i++) printf " --- | --- |"
+				printf "\n"
+				hdr = 1
+			}
+			ob = med[bk] - med[bf]
+			printf "| %s | %.1f |", f[3], ob
+			for (i = 2; i <= nk; i++) {
+				kk = kern[i] SUBSEP m SUBSEP "kmem" SUBSEP f[3] SUBSEP "ns_op"
+				kf = kern[i] SUBSEP m SUBSEP "nokmem" SUBSEP f[3] SUBSEP "ns_op"
+				if ((kk in med) && (kf in med)) {
+					o = med[kk] - med[kf]
+					printf " %.1f | %s |", o, ratio(o, ob)
+					printf "%s:%s-overhead %s %.4f\n", m, f[3], kern[i], (ob > 0 ? o / ob : 0) >> (tmpd "/ratios")
+				} else {
+					printf " n/a | n/a |"
+				}
+			}
+			printf "\n"
+		}
+		if (hdr)
+			printf "\nUpstream reached an overhead ratio of 0.58 for 32 B and 0.43 for 4 KiB objects (as quoted in issue 7).\n"
+	}
+}' "$tmp/stats" >>"$tmp/report.md"
+
+# --- ratios.png ---------------------------------------------------------------
+png=$out/ratios.png
+rm -f "$png"
+if [ "${NO_PLOT:-}" = 1 ] || ! command -v gnuplot >/dev/null 2>&1; then
+	printf '\n(ratios.png not drawn: %s)\n' \
+		"$([ "${NO_PLOT:-}" = 1 ] && echo NO_PLOT=1 || echo 'gnuplot missing: apt-get install gnuplot-nox')" \
+		>>"$tmp/report.md"
+elif [ -s "$tmp/ratios" ]; then
+	# One row per figure: label, stack/base, peer/base ("-" when absent).
+	awk '{ if (!($1 in seen)) { seen[$1] = 1; ord[++n] = $1 } r[$1, $2] = $3 }
+	     END { for (i = 1; i <= n; i++) {
+		s = ((ord[i], "stack") in r) ? r[ord[i], "stack"] : "-"
+		p = ((ord[i], "peer") in r) ? r[ord[i], "peer"] : "-"
+		printf "\"%s\" %s %s\n", ord[i], s, p } }' "$tmp/ratios" >"$tmp/ratios.dat"
+	rows=$(wc -l <"$tmp/ratios.dat")
+	# The y axis reaches 1 (no change) at least.
+	top=$(awk '{ for (i = 2; i <= 3; i++) if ($i != "-" && $i > t) t = $i }
+		   END { print (t > 1 ? t : 1) }' "$tmp/ratios.dat")
+	width=$((400 + rows * 40))
+	[ "$width" -ge 800 ] || width=800
+	gnuplot >"$tmp/gnuplot.log" 2>&1 <<EOF || { cat "$tmp/gnuplot.log" >&2; die "gnuplot failed"; }
+set terminal pngcairo size $width,640 noenhanced
+set output "$png"
+set title "mm510 make bench: median of each kernel / median of base (1 = no change)"
+set datafile missing "-"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set yrange [0:$top * 1.15]
+set xtics rotate by -60 font ",8"
+set grid ytics
+set key top left inside
+set bmargin 16
+set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2
+plot "$tmp/ratios.dat" using 2:xtic(1) title "stack/base", '' using 3 title "peer/base"
+EOF
+	printf '\n![ratios](ratios.png)\n' >>"$tmp/report.md"
+fi
+cp "$tmp/report.md" "$out/report.md"
+msg "$out/report.md${png:+, }$([ -f "$png" ] && echo "$png")"

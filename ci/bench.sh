@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh: `make bench`.  Builds the bench scenario (configs/scenarios:
+# guest,mm,bench) of the plain base, the stack and the 6.1 peer
+# (ci/peer.sh), boots each in QEMU with the benchmarks of tools/bench and
+# collects their "mm510-bench:" lines into build/bench/results.csv, then
+# writes build/bench/report.md and ratios.png (ci/bench-report.sh) and
+# prints the report.
+#
+# Kernels are measured alternately within each repetition (base, stack,
+# peer, base, ...), so a change of the host's load spreads over all of
+# them.  Each repetition boots every kernel twice per mode: once with kmem
+# accounting (every benchmark) and once with cgroup.memory=nokmem (the
+# slab benchmark only: the floor its accounting overhead is measured on).
+#
+# Modes: "tcg" (2 vCPUs on 2 NUMA nodes, host clock: the 2-thread
+# variants exist only here, the figures move with the host's load) and
+# "icount" (-icount shift=0,sleep=off, 1 vCPU, a CPU-less second node:
+# time is counted in guest instructions, so the host's load does not
+# enter the figures).
+#
+# Environment (make bench passes them on):
+#   QUICK=1       development mode: 1 repetition, tcg only, fewer
+#                 operations, no peer (about 10 minutes once built)
+#   REPS=N        repetitions (default 5; QUICK: 1)
+#   MODES="tcg icount"  (QUICK: tcg)
+#   PEER=0|1      measure the 6.1 peer too (default 1; QUICK: 0)
+#   BENCHES="slab page memcg wis"  benchmarks to run (tools/bench/*.c)
+#   BENCH_OPS=N   operations per slab/page run (default 1000000)
+#   ATTRIB=1      also the stack cut after each group of the series
+#                 (kernels g1, g2, g3; the full stack is g4)
+#   BENCH_OUT=dir where results, report and logs go (default build/bench)
+#   BENCH_BUILD_ONLY=1  build and keep the kernels, boot nothing
+#   BENCH_REUSE=1 boot the kernels kept in BENCH_OUT by an earlier run
+#                 as they are (no rebuild: for re-measuring only)
+# The build folder's lock is held throughout, like make.
+
+. "$(dirname "$0")/lib.sh"
+
+lock_build
+quick=${QUICK:-0}
+if [ "$quick" = 1 ]; then
+	reps=${REPS:-1}
+	modes=${MODES:-tcg}
+	peer=${PEER:-0}
+	ops=${BENCH_OPS:-200000}
+	wis_secs=${WIS_SECS:-2}
+	memcgs=${MEMCGS:-200}
+else
+	reps=${REPS:-5}
+	modes=${MODES:-tcg icount}
+	peer=${PEER:-1}
+	ops=${BENCH_OPS:-1000000}
+	wis_secs=${WIS_SECS:-5}
+	memcgs=${MEMCGS:-1000}
+fi
+benches=${BENCHES:-slab page memcg wis}
+for b in $benches; do
+	[ -f "$TOP/tools/bench/$b.c" ] || die "no benchmark '$b' (tools/bench/$b.c)"
+done
+for m in $modes; do
+	case $m in tcg|icount) ;; *) die "unknown mode '$m' (tcg, icount)" ;; esac
+done
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$reps'"
+
+attrib=${ATTRIB:-0}
+kernels=base
+[ "$attrib" = 1 ] && kernels="$kernels g1 g2 g3"
+kernels="$kernels stack"
+[ "$peer" = 1 ] && kernels="$kernels peer"
+
+out=${BENCH_OUT:-$BUILD/bench}
+mkdir -p "$out"
+csv=$out/results.csv
+
+# --- build ------------------------------------------------------------------
+"$TOP/ci/deps.sh"
+"$TOP/ci/fetch.sh"
+"$TOP/ci/base.sh"
+"$TOP/ci/apply.sh"
+[ "$peer" = 1 ] && "$TOP/ci/peer.sh"
+
+# Each kernel with its initramfs is kept in $out/kernels/<name>, so that
+# the stack's cuts (ATTRIB=1), built one after another in one tree and
+# one object folder, can be booted alternately.
+keep() {
+	local obj=$1 dst=$out/kernels/$2
+	mkdir -p "$dst/arch/x86/boot"
+	cp "$obj/arch/x86/boot/bzImage" "$dst/arch/x86/boot/bzImage"
+	cp "$obj/mm510-initramfs.cpio" "$dst/mm510-initramfs.cpio"
+}
+# Release names, for the report's header.
+release_of() {
+	strings "$out/kernels/$1/arch/x86/boot/bzImage" |
+		sed -n 's/^\([0-9][0-9.]*[^ ]*\) (.*/\1/p' | head -n 1
+}
+
+# ATTRIB=1: the stack cut after groups 1, 2 and 3 of the series (the
+# full stack is group 4 and the localversion patch).  A patch's group is
+# the first two digits of its file name.
+cut_commit() {
+	local g=$1 stack last=0 i=0 p
+	stack=$(stack_tree)
+	for p in $(series_patches); do
+		i=$((i + 1))
+		[ $((10#${p:0:2})) -le "$g" ] && last=$i
+	done
+	[ "$last" -gt 0 ] || die "series has no patch of group $g"
+	git -C "$stack" rev-list --reverse "$BASE_TAG..HEAD" | sed -n "${last}p"
+}
+
+for k in $kernels; do
+	if [ "${BENCH_REUSE:-}" = 1 ] && [ -f "$out/kernels/$k/mm510-initramfs.cpio" ]; then
+		msg "$k: reusing $out/kernels/$k (BENCH_REUSE=1)"
+		continue
+	fi
+	case $k in
+	g[1-3])	sha=$(cut_commit "${k#g}")
+		if [ -d "$BUILD/cut" ]; then
+			git -C "$BUILD/cut" checkout -q --detach "$sha"
+		else
+			git -C "$(stack_tree)" worktree add -q --detach "$BUILD/cut" "$sha"
+		fi
+		msg "$k: the stack cut after group ${k#g} ($(git -C "$BUILD/cut" log -1 --format=%s))"
+		TREE=cut "$TOP/ci/build.sh" bench
+		keep "$BUILD/obj/cut-guest+mm+bench" "$k" ;;
+	base)	TREE=base "$TOP/ci/build.sh" bench
+		keep "$BUILD/obj/$(basename "$BASE_REPO")-guest+mm+bench" "$k" ;;
+	stack)	TREE=stack "$TOP/ci/build.sh" bench
+		keep "$BUILD/obj/$(basename "$(stack_tree)")-guest+mm+bench" "$k" ;;
+	peer)	TREE=peer "$TOP/ci/build.sh" bench
+		keep "$BUILD/obj/$(basename "$PEER_TREE")-guest+mm+bench" "$k" ;;
+	esac
+done
+
+if [ "${BENCH_BUILD_ONLY:-}" = 1 ]; then
+	msg "kernels built and kept in $out/kernels (BENCH_BUILD_ONLY=1: no boots)"
+	exit 0
+fi
+
+# --- measure ----------------------------------------------------------------
+tests_of() {
+	local b list=
+	for b in $1; do list=${list:+$list,}bench/$b; done
+	echo "$list"
+}
+all_tests=$(tests_of "$benches")
+floor_tests=
+[[ " $benches " == *" slab "* ]] && floor_tests=bench/slab
+
+# The logs of an earlier run would mix with this one's.
+rm -rf "$out/logs"
+mkdir -p "$out/logs"
+echo "kernel,mode,variant,rep,name,metric,value,unit" >"$csv.part"
+failed=0
+runs=0
+start=$(date +%s)
+for rep in $(seq 1 "$reps"); do
+	for mode in $modes; do
+		for variant in kmem nokmem; do
+			if [ "$variant" = kmem ]; then
+				tests=$all_tests
+				args=
+			else
+				tests=$floor_tests
+				args=cgroup.memory=nokmem
+			fi
+			[ -n "$tests" ] || continue
+			for k in $kernels; do
+				log=$out/logs/$k-$mode-$variant-$rep.log
+				icount=0
+				[ "$mode" = icount ] && icount=1
+				msg "rep $rep/$reps, $mode, $variant: $k"
+				runs=$((runs + 1))
+				tree=$k
+				case $k in g[1-3]) tree=stack ;; esac
+				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount QUIET=1 \
+					BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
+					BOOT_ARGS="$args mm510.bench_ops=$ops mm510.bench_secs=$wis_secs mm510.bench_memcgs=$memcgs mm510.timeout=3000" \
+					"$TOP/ci/boot.sh" bench >"$log.verdict" 2>&1; then
+					msg "FAILED: $(tail -n 1 "$log.verdict")"
+					failed=$((failed + 1))
+				fi
+				# Whatever the run printed counts, even from a
+				# failed boot; the report lists the failures.
+				sed -n 's/\r$//; s/^mm510-bench: //p' "$log" |
+					awk -v k="$k" -v m="$mode" -v v="$variant" -v r="$rep" \
+					'NF == 4 { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", k, m, v, r, $1, $2, $3, $4 }' \
+					>>"$csv.part"
+			done
+		done
+	done
+done
+mv "$csv.part" "$csv"
+msg "$runs boots in $(( $(date +%s) - start )) s, $failed failed; raw results: $csv"
+
+# --- report -----------------------------------------------------------------
+for k in $kernels; do
+	echo "$k $(release_of "$k")"
+done >"$out/kernels.txt"
+BENCH_KERNELS=$out/kernels.txt BENCH_FAILED=$failed BENCH_RUNS=$runs BENCH_QUICK=$quick \
+	"$TOP/ci/bench-report.sh" "$csv" "$out"
+cat "$out/report.md"
+[ "$failed" -eq 0 ] || die "$failed of $runs benchmark boots failed (logs in $out/logs)"
