@@ -56,7 +56,7 @@ END {
 		split(k, f, SUBSEP)
 		printf "%s %s %s %s %s %s %d %.6g %.6g %.6g\n", f[1], f[2], f[3], f[4], f[5], unit[k], m, med, s[1], s[m]
 	}
-}' | sort >"$tmp/stats" || die "$csv has malformed lines"
+}' | sort -k2,2r -k3,3 -k4,4V -k5,5 -k1,1 >"$tmp/stats" || die "$csv has malformed lines"
 
 [ -s "$tmp/stats" ] || die "$csv holds no results"
 
@@ -71,7 +71,7 @@ END {
 	echo "**peer** = Debian's 6.1 (linux-source-6.1), **g1..g3** (ATTRIB=1) = the stack cut after"
 	echo "that group of \`series\`; the same config fragments (guest, mm, bench)."
 	if [ -n "${BENCH_KERNELS:-}" ] && [ -f "$BENCH_KERNELS" ]; then
-		echo "Releases: $(awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $2 }' "$BENCH_KERNELS")."
+		echo "Releases: $(awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }' "$BENCH_KERNELS")."
 	fi
 	echo "Each cell: median (min..max) over the repetitions, n = their number;"
 	echo "Δ = change against base.  Modes: **tcg** = 2 vCPUs on 2 NUMA nodes, host"
@@ -82,12 +82,16 @@ END {
 } >"$tmp/report.md"
 
 awk -v tmpd="$tmp" '
+# Four significant digits, without an exponent for large figures.
+function num(x) {
+	return (x >= 10000 || x <= -10000) ? sprintf("%.0f", x) : sprintf("%.4g", x)
+}
 function cell(k,   s) {
 	if (!(k in med))
 		return "n/a"
-	s = sprintf("%.4g", med[k])
+	s = num(med[k])
 	if (cnt[k] > 1)
-		s = s sprintf(" (%.4g..%.4g)", lo[k], hi[k])
+		s = s " (" num(lo[k]) ".." num(hi[k]) ")"
 	return s
 }
 function delta(k, b) {
@@ -135,7 +139,11 @@ END {
 			if (f[1] != m)
 				continue
 			b = "base" SUBSEP rows[ri]
-			printf "| %s | %s | %s (%s) | %s | %s |", f[3], f[2], f[4], unit[f[3] SUBSEP f[4]], cnt[b] ? cnt[b] : "-", cell(b)
+			n = "-"	# repetitions: of the first kernel that has the figure
+			for (i = nk; i >= 1; i--)
+				if ((kern[i] SUBSEP rows[ri]) in cnt)
+					n = cnt[kern[i] SUBSEP rows[ri]]
+			printf "| %s | %s | %s (%s) | %s | %s |", f[3], f[2], f[4], unit[f[3] SUBSEP f[4]], n, cell(b)
 			for (i = 2; i <= nk; i++) {
 				k = kern[i] SUBSEP rows[ri]
 				printf " %s | %s |", cell(k), delta(k, b)
