@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #include "mmt.h"
 
 #define PARENT		CG_ROOT "/stress_churn"
+#define SETTLE		CG_ROOT "/stress_churn_settle"
 #define WINDOW		4		/* children alive at once */
 #define ANON_SIZE	(2 << 20)
 #define NR_FILES	16
@@ -95,17 +97,73 @@ static int reap(struct slot *s)
 	return mmt_cg_destroy(s->path);
 }
 
-/* Wait for dying descendants to go; returns how many are left. */
+/*
+ * A CPU's charge stock (memcg_stock) holds a reference on the last memory
+ * cgroup that charged pages on it, even with no pages left in it, and
+ * 5.10's drain_all_stock() only drains stocks that still hold pages.  A
+ * child that charged last on a CPU that then idles stays dying until
+ * that CPU charges another memory cgroup: a cache, not a leak.  Do what
+ * any other work would do: fault in anonymous memory on every CPU from a
+ * memory cgroup outside PARENT.  A reference really lost keeps its
+ * cgroup dying after this.
+ */
+static void settle_stocks(void)
+{
+	cpu_set_t all, one;
+	int cpu, status;
+	pid_t pid;
+
+	if (sched_getaffinity(0, sizeof(all), &all) || mmt_cg_create(SETTLE)) {
+		mmt_log("cannot prepare %s", SETTLE);
+		return;
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &all))
+			continue;
+		pid = fork();
+		if (pid < 0)
+			break;
+		if (!pid) {
+			char *p;
+
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			if (sched_setaffinity(0, sizeof(one), &one) ||
+			    mmt_cg_enter(SETTLE))
+				_exit(1);
+			p = mmap(NULL, ANON_SIZE, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED)
+				_exit(1);
+			memset(p, 1, ANON_SIZE);
+			munmap(p, ANON_SIZE);
+			_exit(0);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			mmt_log("charging from CPU %d failed", cpu);
+	}
+}
+
+/*
+ * Wait for dying descendants to go; returns how many are left.  After
+ * 5 s, the per-CPU charge stocks are made to let go of the children.
+ */
 static long long wait_dying(void)
 {
 	long long dying = -1;
 	int i;
 
-	for (i = 0; i < 200; i++) {
+	for (i = 0; i < 300; i++) {
 		dying = mmt_key_value(PARENT "/cgroup.stat",
 				      "nr_dying_descendants");
 		if (dying <= 0)
 			break;
+		if (i == 50) {
+			mmt_log("%lld dying after 5 s: charging every CPU from another cgroup",
+				dying);
+			settle_stocks();
+		}
 		usleep(100000);
 	}
 	return dying;
@@ -214,6 +272,8 @@ cleanup:
 		mmt_cg_destroy(slots[i].path);
 	}
 	if (mmt_cg_destroy(PARENT))
+		ret = KSFT_FAIL;
+	if (!access(SETTLE, F_OK) && mmt_cg_destroy(SETTLE))
 		ret = KSFT_FAIL;
 	return ret;
 }
