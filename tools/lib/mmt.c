@@ -188,12 +188,12 @@ long long mmt_node_numastat(int nid, const char *key)
 	return mmt_key_value(path, key);
 }
 
-long long mmt_zoneinfo_sum(const char *key)
+long long mmt_zoneinfo_node_sum(int nid, const char *key)
 {
 	size_t klen = strlen(key);
 	long long sum = 0;
+	int cur = -1, found = 0;
 	char line[512];
-	int found = 0;
 	FILE *f;
 
 	f = fopen("/proc/zoneinfo", "re");
@@ -204,13 +204,22 @@ long long mmt_zoneinfo_sum(const char *key)
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line + strspn(line, " \t");
 
-		if (strncmp(p, key, klen) || (p[klen] != ' ' && p[klen] != '\t'))
+		/* Each zone starts with "Node <nid>, zone <name>". */
+		if (sscanf(line, "Node %d, zone", &cur) == 1)
+			continue;
+		if ((nid >= 0 && cur != nid) || strncmp(p, key, klen) ||
+		    (p[klen] != ' ' && p[klen] != '\t'))
 			continue;
 		sum += strtoll(p + klen, NULL, 10);
 		found = 1;
 	}
 	fclose(f);
 	return found ? sum : -1;
+}
+
+long long mmt_zoneinfo_sum(const char *key)
+{
+	return mmt_zoneinfo_node_sum(-1, key);
 }
 
 static int count_range_list(const char *path)
@@ -334,6 +343,19 @@ long mmt_slab_aliases(const char *name)
 	if (access(path, R_OK) || mmt_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
 	return strtol(buf, NULL, 10);
+}
+
+int mmt_kmem_accounted(void)
+{
+	if (mmt_file_contains(CG_ROOT "/cgroup.controllers", "memory") <= 0) {
+		mmt_log("memory controller not available");
+		return 0;
+	}
+	if (mmt_cmdline_has("cgroup.memory=nokmem")) {
+		mmt_log("cgroup.memory=nokmem: kernel memory is not charged");
+		return 0;
+	}
+	return 1;
 }
 
 int mmt_cg_enable_memory(const char *parent)

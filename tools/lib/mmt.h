@@ -51,7 +51,11 @@ long long mmt_meminfo(const char *key);
 long long mmt_node_meminfo(int nid, const char *key);
 long long mmt_node_numastat(int nid, const char *key);
 
-/* Sum of a per-zone counter over every zone of /proc/zoneinfo, or -1. */
+/*
+ * Sum of a per-zone counter over the zones of node @nid (every node when
+ * @nid < 0) in /proc/zoneinfo, or -1.
+ */
+long long mmt_zoneinfo_node_sum(int nid, const char *key);
 long long mmt_zoneinfo_sum(const char *key);
 
 /* Topology */
@@ -84,6 +88,12 @@ long mmt_slab_aliases(const char *name);
 long mmt_slab_active(const char *name);
 
 /* Memory cgroups (cgroup v2 mounted at CG_ROOT by the runner). */
+/*
+ * 1 when kernel memory is charged to memory cgroups (the memory
+ * controller is there and the kernel was not booted with
+ * cgroup.memory=nokmem); otherwise 0, with the reason logged.
+ */
+int mmt_kmem_accounted(void);
 int mmt_cg_enable_memory(const char *parent);
 int mmt_cg_create(const char *path);
 int mmt_cg_destroy(const char *path);

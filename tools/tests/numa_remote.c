@@ -98,38 +98,6 @@ static int node_first_cpu(int nid)
 	return atoi(buf);
 }
 
-/*
- * Sum of @key over the zones of node @nid in /proc/zoneinfo, or -1.
- * Each zone starts with "Node <nid>, zone <name>".
- */
-static long long zoneinfo_node(int nid, const char *key)
-{
-	size_t klen = strlen(key);
-	long long sum = 0;
-	int cur = -1, found = 0;
-	char line[512];
-	FILE *f;
-
-	f = fopen("/proc/zoneinfo", "re");
-	if (!f) {
-		mmt_log("open /proc/zoneinfo: %s", strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t");
-
-		if (sscanf(line, "Node %d, zone", &cur) == 1)
-			continue;
-		if (cur != nid || strncmp(p, key, klen) ||
-		    (p[klen] != ' ' && p[klen] != '\t'))
-			continue;
-		sum += strtoll(p + klen, NULL, 10);
-		found = 1;
-	}
-	fclose(f);
-	return found ? sum : -1;
-}
-
 /* Fault @n pages of a fresh mapping; *@buf gets it.  0 or -1. */
 static int fault_pages(char **buf, long n)
 {
@@ -157,7 +125,7 @@ static int step_bind(int remote)
 	/* Fold everything, then take zoneinfo's starting point. */
 	if (mmt_node_numastat(remote, "numa_hit") < 0)
 		return KSFT_FAIL;
-	z0 = zoneinfo_node(remote, "numa_hit");
+	z0 = mmt_zoneinfo_node_sum(remote, "numa_hit");
 	if (z0 < 0)
 		return KSFT_FAIL;
 	hit0 = mmt_node_numastat(remote, "numa_hit");
@@ -180,7 +148,7 @@ static int step_bind(int remote)
 		goto out;
 
 	/* zoneinfo first: nothing has folded the per-cpu counters yet. */
-	z1 = zoneinfo_node(remote, "numa_hit");
+	z1 = mmt_zoneinfo_node_sum(remote, "numa_hit");
 	hit1 = mmt_node_numastat(remote, "numa_hit");
 	oth1 = mmt_node_numastat(remote, "other_node");
 	mmt_log("bind to node %d, %d pages: numastat numa_hit +%lld other_node +%lld, zoneinfo numa_hit +%lld",
@@ -276,7 +244,7 @@ static int step_agree(int nr_nodes)
 
 			if (mmt_node_numastat(nid, keys[k][0]) < 0)
 				continue;	/* node not online */
-			z = zoneinfo_node(nid, keys[k][1]);
+			z = mmt_zoneinfo_node_sum(nid, keys[k][1]);
 			s = mmt_node_numastat(nid, keys[k][0]);
 			if (z < 0 || s < z || s - z > SLACK) {
 				mmt_log("node %d %s: zoneinfo %lld, numastat %lld",

@@ -98,14 +98,8 @@ int main(void)
 	long long slab = -1, tol_bytes;
 	int ret = KSFT_FAIL, ncpus, round, tries, err;
 
-	if (mmt_file_contains(CG_ROOT "/cgroup.controllers", "memory") <= 0) {
-		mmt_log("memory controller not available");
+	if (!mmt_kmem_accounted())
 		return KSFT_SKIP;
-	}
-	if (mmt_cmdline_has("cgroup.memory=nokmem")) {
-		mmt_log("cgroup.memory=nokmem: kernel memory is not charged");
-		return KSFT_SKIP;
-	}
 	if (!mmt_check(!mmt_slab_read(CG_CACHE, &geo),
 		       "%s not in /proc/slabinfo", CG_CACHE))
 		return KSFT_FAIL;

@@ -187,14 +187,8 @@ int main(void)
 	int ret = KSFT_FAIL, err;
 	size_t i;
 
-	if (mmt_file_contains(CG_ROOT "/cgroup.controllers", "memory") <= 0) {
-		mmt_log("memory controller not available");
+	if (!mmt_kmem_accounted())
 		return KSFT_SKIP;
-	}
-	if (mmt_cmdline_has("cgroup.memory=nokmem")) {
-		mmt_log("cgroup.memory=nokmem: kernel memory is not charged");
-		return KSFT_SKIP;
-	}
 	ncpus = mmt_nr_online_cpus();
 	nnodes = mmt_nr_online_nodes();
 	if (!mmt_check(ncpus > 0 && nnodes > 0, "no CPU or node count"))
