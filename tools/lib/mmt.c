@@ -411,6 +411,37 @@ long long mmt_cg_stat(const char *path, const char *key)
 	return mmt_key_value(file, key);
 }
 
+long long mmt_cg_numa_stat(const char *path, const char *key, int nid)
+{
+	size_t klen = strlen(key);
+	long long val = -1;
+	char file[256], line[512], node[16];
+	FILE *f;
+
+	/* Lines read "slab_unreclaimable N0=1234 N1=5678". */
+	snprintf(file, sizeof(file), "%s/memory.numa_stat", path);
+	snprintf(node, sizeof(node), " N%d=", nid);
+	f = fopen(file, "re");
+	if (!f) {
+		mmt_log("open %s: %s", file, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+
+		if (strncmp(line, key, klen) || line[klen] != ' ')
+			continue;
+		p = strstr(line + klen, node);
+		if (p)
+			val = strtoll(p + strlen(node), NULL, 10);
+		break;
+	}
+	fclose(f);
+	if (val < 0)
+		mmt_log("%s: no %s for node %d", file, key, nid);
+	return val;
+}
+
 long long mmt_cg_read_ll(const char *path, const char *file)
 {
 	char name[256], buf[64];
@@ -469,7 +500,7 @@ int mmt_module_unload(const char *name)
  * "still charged" that are only delayed.  Quietly does nothing without
  * /sys/kernel/slab (SLAB, or SLUB without sysfs).
  */
-static void mmt_shrink_slabs(void)
+void mmt_shrink_slabs(void)
 {
 	struct dirent *de;
 	DIR *d;

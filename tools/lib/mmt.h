@@ -99,6 +99,8 @@ int mmt_cg_create(const char *path);
 int mmt_cg_destroy(const char *path);
 int mmt_cg_enter(const char *path);	/* moves the calling process */
 long long mmt_cg_stat(const char *path, const char *key);	/* memory.stat */
+/* memory.numa_stat: the key's value for node nid, or -1 */
+long long mmt_cg_numa_stat(const char *path, const char *key, int nid);
 long long mmt_cg_read_ll(const char *path, const char *file);
 
 /* Modules in MODULE_DIR, by file name without ".ko". */
@@ -110,8 +112,10 @@ int mmt_module_param(const char *module, const char *param, long val);
 /*
  * Caches: drop the page cache, dentries and inodes, then shrink every
  * slab cache (empty slabs, and KASAN's quarantine where there is one).
+ * mmt_shrink_slabs() does the second part alone (SLUB only).
  */
 int mmt_drop_caches(void);
+void mmt_shrink_slabs(void);
 
 /*
  * One /proc/slabinfo line.  limit, batchcount and sharedfactor are SLAB's

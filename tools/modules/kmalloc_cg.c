@@ -9,6 +9,12 @@
  *   /sys/module/kmalloc_cg/parameters/accounted  write N: allocate N
  *                          objects with GFP_KERNEL_ACCOUNT; read: held
  *   /sys/module/kmalloc_cg/parameters/plain      same with GFP_KERNEL
+ *   /sys/module/kmalloc_cg/parameters/reclaimable  same with
+ *                          GFP_KERNEL_ACCOUNT | __GFP_RECLAIMABLE
+ *   /sys/module/kmalloc_cg/parameters/dma        same with
+ *                          GFP_KERNEL_ACCOUNT | GFP_DMA (CONFIG_ZONE_DMA)
+ *   /sys/module/kmalloc_cg/parameters/node       node to allocate from
+ *                          (kmalloc_node()); -1, the default, for any
  *   /sys/module/kmalloc_cg/parameters/free       write anything: free
  *                          every object held (from any context)
  *
@@ -19,6 +25,8 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/nodemask.h>
+#include <linux/numa.h>
 #include <linux/slab.h>
 
 struct kcg_obj {
@@ -35,6 +43,14 @@ static DEFINE_MUTEX(kcg_lock);
 static unsigned int size = 256;
 static struct kcg_list kcg_accounted = { .gfp = GFP_KERNEL_ACCOUNT };
 static struct kcg_list kcg_plain = { .gfp = GFP_KERNEL };
+static struct kcg_list kcg_reclaimable = {
+	.gfp = GFP_KERNEL_ACCOUNT | __GFP_RECLAIMABLE,
+};
+
+#ifdef CONFIG_ZONE_DMA
+static struct kcg_list kcg_dma = { .gfp = GFP_KERNEL_ACCOUNT | GFP_DMA };
+#endif
+static int node = NUMA_NO_NODE;
 
 static void kcg_free_list(struct kcg_list *l)
 {
@@ -47,6 +63,16 @@ static void kcg_free_list(struct kcg_list *l)
 		l->count--;
 		cond_resched();
 	}
+}
+
+static void kcg_free_all(void)
+{
+	kcg_free_list(&kcg_accounted);
+	kcg_free_list(&kcg_plain);
+	kcg_free_list(&kcg_reclaimable);
+#ifdef CONFIG_ZONE_DMA
+	kcg_free_list(&kcg_dma);
+#endif
 }
 
 static int kcg_alloc(const char *val, const struct kernel_param *kp)
@@ -66,7 +92,7 @@ static int kcg_alloc(const char *val, const struct kernel_param *kp)
 		goto out;
 	}
 	for (i = 0; i < nr; i++) {
-		obj = kmalloc(size, l->gfp | __GFP_NOWARN);
+		obj = kmalloc_node(size, l->gfp | __GFP_NOWARN, node);
 		if (!obj) {
 			ret = -ENOMEM;
 			break;
@@ -100,8 +126,7 @@ static const struct kernel_param_ops kcg_alloc_ops = {
 static int kcg_free(const char *val, const struct kernel_param *kp)
 {
 	mutex_lock(&kcg_lock);
-	kcg_free_list(&kcg_accounted);
-	kcg_free_list(&kcg_plain);
+	kcg_free_all();
 	mutex_unlock(&kcg_lock);
 	return 0;
 }
@@ -125,12 +150,41 @@ static const struct kernel_param_ops kcg_size_ops = {
 	.get = param_get_uint,
 };
 
+static int kcg_set_node(const char *val, const struct kernel_param *kp)
+{
+	int nid, ret;
+
+	ret = kstrtoint(val, 0, &nid);
+	if (ret)
+		return ret;
+	if (nid != NUMA_NO_NODE &&
+	    (nid < 0 || nid >= MAX_NUMNODES || !node_online(nid)))
+		return -EINVAL;
+	mutex_lock(&kcg_lock);
+	node = nid;
+	mutex_unlock(&kcg_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops kcg_node_ops = {
+	.set = kcg_set_node,
+	.get = param_get_int,
+};
+
 module_param_cb(size, &kcg_size_ops, &size, 0644);
 MODULE_PARM_DESC(size, "object size in bytes");
 module_param_cb(accounted, &kcg_alloc_ops, &kcg_accounted, 0644);
 MODULE_PARM_DESC(accounted, "write N: allocate N GFP_KERNEL_ACCOUNT objects");
 module_param_cb(plain, &kcg_alloc_ops, &kcg_plain, 0644);
 MODULE_PARM_DESC(plain, "write N: allocate N GFP_KERNEL objects");
+module_param_cb(reclaimable, &kcg_alloc_ops, &kcg_reclaimable, 0644);
+MODULE_PARM_DESC(reclaimable, "write N: allocate N objects with GFP_KERNEL_ACCOUNT | __GFP_RECLAIMABLE");
+#ifdef CONFIG_ZONE_DMA
+module_param_cb(dma, &kcg_alloc_ops, &kcg_dma, 0644);
+MODULE_PARM_DESC(dma, "write N: allocate N objects with GFP_KERNEL_ACCOUNT | GFP_DMA");
+#endif
+module_param_cb(node, &kcg_node_ops, &node, 0644);
+MODULE_PARM_DESC(node, "node to allocate from, -1 for any");
 module_param_cb(free, &kcg_free_ops, NULL, 0200);
 MODULE_PARM_DESC(free, "write anything: free all objects held");
 
@@ -142,8 +196,7 @@ static int __init kcg_init(void)
 static void __exit kcg_exit(void)
 {
 	mutex_lock(&kcg_lock);
-	kcg_free_list(&kcg_accounted);
-	kcg_free_list(&kcg_plain);
+	kcg_free_all();
 	mutex_unlock(&kcg_lock);
 }
 

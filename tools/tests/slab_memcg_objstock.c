@@ -11,6 +11,16 @@
  *   return after the free;
  * - the nodes' SUnreclaim (/sys/devices/system/node) grows with them and
  *   returns (it counts whole slab pages, hence the wider tolerance);
+ * - accounted objects with __GFP_RECLAIMABLE come from kmalloc-rcl-32
+ *   and with GFP_DMA from dma-kmalloc-32, not kmalloc-cg-32
+ *   (kmalloc_type() puts DMA, then RECLAIMABLE, before ACCOUNT), and are
+ *   charged: slab_reclaimable, or slab_unreclaimable for DMA, grows by
+ *   their bytes and returns;
+ * - objects of one cgroup allocated from one CPU on alternating nodes
+ *   (1 on node 1, then 63 on node 0, 1024 times) are counted on their
+ *   own node in memory.numa_stat, though the stock caches the vmstat
+ *   data of one node at a time, and the nodes' SUnreclaim grows on the
+ *   node used; without 7fa0dacbaf12 (0304) node 1 shows node 0's bytes;
  * - after the child cgroup is removed with objects still allocated, the
  *   parent still shows them (reparented, nothing lost), and freeing them
  *   takes them off the parent's slab and memory.current.
@@ -26,7 +36,10 @@
  * when reparenting drops charges.  Skips without the memory controller
  * or with cgroup.memory=nokmem.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +129,12 @@ static int alloc_free_case(const struct objcase *c)
 	take(CHILD, &b);
 	if (kcg_param("free", 1))
 		return -1;
+	/*
+	 * Emptying the cache's slabs frees their objcg vectors, which
+	 * KASAN's quarantine holds in another cache: shrink them all.
+	 */
 	mmt_slab_shrink(c->cache);
+	mmt_shrink_slabs();
 	take(CHILD, &d);
 
 	mmt_log("%s x %ld: slab %+lld, slab_unreclaimable %+lld, SUnreclaim %+lld (want %lld)",
@@ -140,6 +158,214 @@ static int alloc_free_case(const struct objcase *c)
 	return 0;
 }
 
+/*
+ * kmalloc_type() gives __GFP_DMA, then __GFP_RECLAIMABLE, precedence
+ * over __GFP_ACCOUNT: such objects come from dma-kmalloc-32 and
+ * kmalloc-rcl-32, not kmalloc-cg-32, and are still charged.
+ */
+struct typecase {
+	const char *param;	/* kmalloc_cg list: gfp is ACCOUNT | ... */
+	const char *cache;
+	const char *stat, *other;	/* memory.stat: grows, stays */
+	long nr;
+};
+
+static const struct typecase typecases[] = {
+	{ "reclaimable", "kmalloc-rcl-32",
+	  "slab_reclaimable", "slab_unreclaimable", 32768 },
+	{ "dma", "dma-kmalloc-32",
+	  "slab_unreclaimable", "slab_reclaimable", 40960 },
+};
+
+static int type_case(const struct typecase *t)
+{
+	struct mmt_slab own_a, own_b, cg_a, cg_b;
+	long long want, tol, slack;
+	long long a, a2, b, b2, d;
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/" MOD "/parameters/%s",
+		 t->param);
+	if (access(path, F_OK)) {
+		mmt_log("%s: no %s objects in this kernel (no %s)", t->cache,
+			t->param, path);
+		return 0;
+	}
+	if (!mmt_check(!mmt_slab_read(t->cache, &own_a) &&
+		       !mmt_slab_read("kmalloc-cg-32", &cg_a),
+		       "%s or kmalloc-cg-32 not in /proc/slabinfo", t->cache))
+		return -1;
+	/* obj_full_size(): the object plus its objcg pointer. */
+	want = t->nr * (own_a.objsize + (long long)sizeof(void *));
+	tol = ncpus * (2 * PAGE + 2 * BATCH);
+	slack = mmt_slab_slack(&own_a, ncpus) + mmt_slab_slack(&cg_a, ncpus);
+
+	if (kcg_param("size", 32))
+		return -1;
+	a = mmt_cg_stat(CHILD, t->stat);
+	a2 = mmt_cg_stat(CHILD, t->other);
+	if (kcg_param(t->param, t->nr))
+		return -1;
+	b = mmt_cg_stat(CHILD, t->stat);
+	b2 = mmt_cg_stat(CHILD, t->other);
+	if (mmt_slab_read(t->cache, &own_b) ||
+	    mmt_slab_read("kmalloc-cg-32", &cg_b))
+		return -1;
+	if (kcg_param("free", 1))
+		return -1;
+	mmt_slab_shrink(t->cache);
+	d = mmt_cg_stat(CHILD, t->stat);
+
+	mmt_log("%s x %ld: %s %+ld, kmalloc-cg-32 %+ld objects", t->param,
+		t->nr, t->cache, own_b.active - own_a.active,
+		cg_b.active - cg_a.active);
+	mmt_log("%s x %ld: %s %+lld (want %lld), %s %+lld; freed: %+lld",
+		t->param, t->nr, t->stat, b - a, want, t->other, b2 - a2,
+		d - a);
+	if (!mmt_check(own_b.active - own_a.active >= t->nr - slack,
+		       "accounted %s objects not in %s", t->param, t->cache) ||
+	    !mmt_check(cg_b.active - cg_a.active <= slack,
+		       "accounted %s objects went to kmalloc-cg-32", t->param) ||
+	    !mmt_check(near(b - a, want, tol), "%s off", t->stat) ||
+	    !mmt_check(near(b2 - a2, 0, tol), "%s objects counted in %s",
+		       t->param, t->other) ||
+	    !mmt_check(near(d - a, 0, tol), "%s not returned", t->stat))
+		return -1;
+	return 0;
+}
+
+#define NODE_ROUNDS	1024
+#define NODE_RUN	63	/* objects on node 0 after each on node 1 */
+
+/* Per node: the cgroup's slab_unreclaimable and the node's SUnreclaim. */
+static int take_nodes(long long cg[2], long long sunrecl[2])
+{
+	int nid;
+
+	for (nid = 0; nid < 2; nid++) {
+		cg[nid] = mmt_cg_numa_stat(CHILD, "slab_unreclaimable", nid);
+		sunrecl[nid] = mmt_node_meminfo(nid, "SUnreclaim") * 1024;
+		if (cg[nid] < 0 || sunrecl[nid] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The module's parameter files, opened once: each open() allocates an
+ * accounted struct file, which KASAN's quarantine keeps charged to the
+ * cgroup long after close().
+ */
+static int node_fd = -1, accounted_fd = -1;
+
+static int fd_write(int fd, long val)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%ld", val);
+
+	if (pwrite(fd, buf, len, 0) != len) {
+		mmt_log("write %ld to a %s parameter: %s", val, MOD,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int param_open(const char *param)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/" MOD "/parameters/%s",
+		 param);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		mmt_log("open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+static int alloc_on(int nid, long nr)
+{
+	return fd_write(node_fd, nid) || fd_write(accounted_fd, nr);
+}
+
+/*
+ * One CPU, one objcg, alternating nodes: the stock flushes the vmstat
+ * data it caches for one node when an object for the other comes.
+ */
+static int node_case(void)
+{
+	long long cg_a[2], cg_b[2], node_a[2], node_b[2];
+	long long want[2], node_want[2], tol, node_tol;
+	cpu_set_t one, old;
+	struct mmt_slab geo;
+	int r, err = -1;
+
+	if (nnodes < 2) {
+		mmt_log("one memory node: the alternating-node case needs two");
+		return 0;
+	}
+	if (mmt_slab_read("kmalloc-cg-32", &geo))
+		return -1;
+	want[1] = NODE_ROUNDS * (geo.objsize + (long long)sizeof(void *));
+	want[0] = NODE_RUN * want[1];
+	node_want[1] = NODE_ROUNDS * geo.objsize;
+	node_want[0] = NODE_RUN * node_want[1];
+	/* memcg per-node counters batch 32 pages per CPU; a stock page. */
+	tol = ncpus * (PAGE + BATCH);
+	node_tol = node_want[0] / 8 + ncpus * 2 * geo.pagesperslab * PAGE +
+		   (mmt_slab_slack(&geo, ncpus) +
+		    (1 + ncpus) * geo.batchcount) * geo.objsize + 2 * BATCH;
+
+	if (sched_getaffinity(0, sizeof(old), &old)) {
+		mmt_log("sched_getaffinity: %s", strerror(errno));
+		return -1;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		mmt_log("sched_setaffinity: %s", strerror(errno));
+		return -1;
+	}
+	node_fd = param_open("node");
+	accounted_fd = param_open("accounted");
+	if (node_fd < 0 || accounted_fd < 0 || kcg_param("size", 32) ||
+	    take_nodes(cg_a, node_a))
+		goto out;
+	for (r = 0; r < NODE_ROUNDS; r++)
+		if (alloc_on(1, 1) || alloc_on(0, NODE_RUN))
+			goto out;
+	if (kcg_param("node", -1) || take_nodes(cg_b, node_b))
+		goto out;
+
+	mmt_log("alternating nodes: memcg slab N0 %+lld (want %lld), N1 %+lld (want %lld)",
+		cg_b[0] - cg_a[0], want[0], cg_b[1] - cg_a[1], want[1]);
+	mmt_log("alternating nodes: SUnreclaim node 0 %+lld (want %lld), node 1 %+lld (want %lld)",
+		node_b[0] - node_a[0], node_want[0],
+		node_b[1] - node_a[1], node_want[1]);
+	if (mmt_check(cg_b[0] - cg_a[0] >= want[0] - tol &&
+		      cg_b[0] - cg_a[0] <= want[0] + tol,
+		      "node 0's bytes not counted on node 0") &&
+	    mmt_check(cg_b[1] - cg_a[1] >= want[1] - tol &&
+		      cg_b[1] - cg_a[1] <= want[1] + tol,
+		      "node 1 counted other bytes than its own") &&
+	    mmt_check(node_b[0] - node_a[0] >= node_want[0] - node_tol,
+		      "node 0's SUnreclaim did not grow with its objects") &&
+	    mmt_check(node_b[1] - node_a[1] <= node_want[1] + node_tol,
+		      "node 1's SUnreclaim grew with node 0's objects"))
+		err = 0;
+out:
+	if (node_fd >= 0)
+		close(node_fd);
+	if (accounted_fd >= 0)
+		close(accounted_fd);
+	kcg_param("node", -1);
+	kcg_param("free", 1);
+	if (sched_setaffinity(0, sizeof(old), &old))
+		mmt_log("sched_setaffinity (restore): %s", strerror(errno));
+	return err;
+}
+
 /* Remove CHILD with live objects: PARENT must keep them, then drop them. */
 static int reparent_case(void)
 {
@@ -156,6 +382,8 @@ static int reparent_case(void)
 
 	if (kcg_param("size", c->size))
 		return -1;
+	/* Start from an empty quarantine: earlier cases' objects leave it. */
+	mmt_slab_shrink(c->cache);
 	take(PARENT, &a);
 	if (kcg_param("accounted", c->nr))
 		return -1;
@@ -164,6 +392,8 @@ static int reparent_case(void)
 	take(PARENT, &b);
 	if (kcg_param("free", 1))
 		return -1;
+	/* KASAN's quarantine holds freed objects, still charged. */
+	mmt_slab_shrink(c->cache);
 	take(PARENT, &d);
 
 	mmt_log("reparent: parent slab %+lld after rmdir (want %lld), %+lld after free",
@@ -205,6 +435,11 @@ int main(void)
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		if (alloc_free_case(&cases[i]))
 			goto cleanup;
+	for (i = 0; i < ARRAY_SIZE(typecases); i++)
+		if (type_case(&typecases[i]))
+			goto cleanup;
+	if (node_case())
+		goto cleanup;
 	if (reparent_case())
 		goto cleanup;
 	ret = KSFT_PASS;
