@@ -64,17 +64,28 @@ static const struct known_failure known[] = {
 
 static const struct known_failure known_kasan[] = {
 	/*
-	 * Not a config gap: seen on the debug (KASAN) kernel with the whole
-	 * series, not on the default kernel nor on the base's debug kernel.
-	 * The parent's memory.current exceeded slab + anon + file +
-	 * kernel_stack by 529000 and 580672 bytes in two runs, against the
-	 * test's 524288-byte tolerance.  The test leaves the children's
-	 * percpu charges out of its sum (about 5.4 KB per memcg here, 540 KB
-	 * for its 100 children), which alone is of that size; why the base
-	 * passes is not yet established.  Tracked with group 3 (issue 4).
+	 * Intermittent on KASAN kernels, plain 5.10.262 as much as with
+	 * the series: 14 runs of each debug kernel failed 5 times on the
+	 * base and 7 times on the stack.  The subtest compares the
+	 * parent's memory.current with its memory.stat right after its
+	 * 100 children are removed.  Before rstat (v5.13) a cgroup's
+	 * per-cpu vmstat residues, up to 32 pages per CPU and counter,
+	 * reach its ancestors only when they overflow or when the cgroup
+	 * is freed, while its charges are in the parent at once.  KASAN's
+	 * quarantine holds the children's freed objects until after they
+	 * are reparented, so a child's residues are its allocations only,
+	 * and every child still dying at the read hides them from the
+	 * parent's memory.stat; the test's bound allows for the parent's
+	 * own residues only.  The gap followed the number of dying
+	 * children on both kernels: 180 KB with 1, 350 KB with 2, 650 KB
+	 * with 3, 1.4 MB with 5, against a 512 KB bound.  On the default
+	 * kernel the frees come before the children die and their
+	 * residues net out (7 runs: 5 to 9 dying, gap -50 KB to +270 KB).
+	 * slab_memcg_objstock checks reparenting with a dying child's
+	 * residues allowed for.
 	 */
 	{ "test_kmem", "test_kmem_memcg_deletion",
-	  "UNDER INVESTIGATION on KASAN kernels: memory.current exceeds the test's sum by about its tolerance; the sum omits percpu charges" },
+	  "racy on 5.10 under KASAN, base too: dying children's per-cpu slab vmstat is not yet in the parent's memory.stat" },
 };
 
 /* KASAN kernels export their instrumentation hooks. */

@@ -23,8 +23,8 @@
  * lost or left behind on reparenting, objects never freed) or when the
  * kernel warns (checked by the runner).  It does not exercise the
  * objcg-vector self-pinning loop that 494c1dfe855e removes: the vectors
- * of kmalloc-cg-256 slabs are 128 bytes and live in kmalloc-128.  Skips without the
- * memory controller or with cgroup.memory=nokmem.
+ * of kmalloc-cg-256 slabs are 128 bytes and live in kmalloc-128.  Skips
+ * without the memory controller or with cgroup.memory=nokmem.
  */
 #include <errno.h>
 #include <stdio.h>
