@@ -36,17 +36,6 @@ else
 fi
 tarball=$CACHE_DIR/$file
 
-verify() {
-	local sum
-	sum=$(sha256sum "$1" | cut -d' ' -f1)
-	[ "$sum" = "$want_sum" ] || {
-		msg "checksum mismatch for $1"
-		msg "  expected $want_sum"
-		msg "  got      $sum"
-		return 1
-	}
-}
-
 # Every archive URI in this machine's apt sources (deb822 and one-line).
 apt_uris() {
 	{
@@ -73,7 +62,7 @@ security_uri() {
 if [ -n "${MM510_TARBALL:-}" ]; then
 	# A tarball the user already has: verify it, then use it as the cache.
 	[ -f "$MM510_TARBALL" ] || die "MM510_TARBALL=$MM510_TARBALL does not exist"
-	verify "$MM510_TARBALL" || die "MM510_TARBALL is not the pinned $BASE_FILE"
+	sha256_ok "$MM510_TARBALL" "$want_sum" || die "MM510_TARBALL is not the pinned $BASE_FILE"
 	mkdir -p "$CACHE_DIR"
 	if [ "$(realpath "$MM510_TARBALL")" != "$(realpath -m "$tarball")" ]; then
 		trap 'rm -f "$tarball.part"' EXIT
@@ -91,7 +80,7 @@ fi
 # A cached release without a pin keeps the checksum it was fetched with.
 [ -n "$want_sum" ] || [ ! -f "$tarball.sha256" ] || want_sum=$(cat "$tarball.sha256")
 if [ -f "$tarball" ] && [ -n "$want_sum" ]; then
-	verify "$tarball" ||
+	sha256_ok "$tarball" "$want_sum" ||
 		die "cached $tarball is corrupt; remove it and run 'make fetch' again"
 	msg "using cached $tarball"
 	exit 0
@@ -164,7 +153,7 @@ msg "downloading $file_uri"
 	cat "$apt_dir/download.log" >&2
 	die "download of $file_uri failed; nothing was kept"
 }
-verify "$tarball.part" || die "downloaded file does not match the pin; nothing was kept"
+sha256_ok "$tarball.part" "$want_sum" || die "downloaded file does not match the pin; nothing was kept"
 [ "$version" = "$BASE_VERSION" ] || echo "$want_sum" >"$tarball.sha256"
 mv -f "$tarball.part" "$tarball"
 msg "fetched $tarball"

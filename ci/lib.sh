@@ -32,6 +32,18 @@ msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
 # need TOOL PACKAGE: a missing host tool names the Debian package.
+# sha256_ok FILE WANT: true when FILE's sha256 is WANT; otherwise says
+# what was expected and what was found, and is false.
+sha256_ok() {
+	local sum
+	sum=$(sha256sum "$1" | cut -d' ' -f1)
+	[ "$sum" = "$2" ] && return 0
+	msg "checksum mismatch for $1"
+	msg "  expected $2"
+	msg "  got      $sum"
+	return 1
+}
+
 need() {
 	command -v "$1" >/dev/null 2>&1 ||
 		die "'$1' not found: install it with 'apt-get install $2' (or run 'make deps' as root)"

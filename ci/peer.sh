@@ -18,17 +18,6 @@
 
 deb=${MM510_PEER_DEB:-$CACHE_DIR/peer/$PEER_DEB}
 
-verify() {
-	local sum
-	sum=$(sha256sum "$1" | cut -d' ' -f1)
-	[ "$sum" = "$PEER_SHA256" ] || {
-		msg "checksum mismatch for $1"
-		msg "  expected $PEER_SHA256"
-		msg "  got      $sum"
-		return 1
-	}
-}
-
 need tar tar
 need xz xz-utils
 need dpkg-deb dpkg
@@ -48,7 +37,7 @@ if [ ! -f "$deb" ]; then
 		die "apt-get download $PEER_PACKAGE=$PEER_PKG_VERSION failed (is that version still in this machine's apt lists? 'apt-cache policy $PEER_PACKAGE')"
 	[ -f "$deb" ] || die "apt-get download did not produce $deb"
 fi
-verify "$deb" || die "$deb is not the pinned $PEER_DEB; remove it to download it again"
+sha256_ok "$deb" "$PEER_SHA256" || die "$deb is not the pinned $PEER_DEB; remove it to download it again"
 
 lock_build
 mkdir -p "$(dirname "$PEER_TREE")"
