@@ -160,6 +160,9 @@ long long mmt_node_meminfo(int nid, const char *key)
 	/* Lines read "Node 0 SUnreclaim:   1234 kB". */
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo",
 		 nid);
+	/* CONFIG_NUMA=n: node 0 is all of memory. */
+	if (nid == 0 && access("/sys/devices/system/node", F_OK))
+		return mmt_meminfo(key);
 	snprintf(prefix, sizeof(prefix), "Node %d ", nid);
 	f = fopen(path, "re");
 	if (!f) {
@@ -251,7 +254,12 @@ int mmt_nr_online_cpus(void)
 
 int mmt_nr_online_nodes(void)
 {
-	return count_range_list("/sys/devices/system/node/online");
+	static const char path[] = "/sys/devices/system/node/online";
+
+	/* CONFIG_NUMA=n kernels have no node directory: one node. */
+	if (access(path, F_OK))
+		return 1;
+	return count_range_list(path);
 }
 
 int mmt_nr_possible_nodes(void)

@@ -48,6 +48,7 @@ int mmt_file_contains(const char *path, const char *needle);
 long long mmt_key_value(const char *path, const char *key);
 long long mmt_vmstat(const char *key);
 long long mmt_meminfo(const char *key);
+/* Without NUMA sysfs (CONFIG_NUMA=n), node 0 reads /proc/meminfo. */
 long long mmt_node_meminfo(int nid, const char *key);
 long long mmt_node_numastat(int nid, const char *key);
 
@@ -60,6 +61,7 @@ long long mmt_zoneinfo_sum(const char *key);
 
 /* Topology */
 int mmt_nr_online_cpus(void);
+/* Nodes online; 1 without NUMA sysfs. */
 int mmt_nr_online_nodes(void);
 /* Nodes the kernel sizes per-node arrays for; 1 without NUMA sysfs. */
 int mmt_nr_possible_nodes(void);
