@@ -481,12 +481,17 @@ int mmt_module_load(const char *name, const char *params)
 	return ret;
 }
 
+void mmt_module_param_path(char *path, size_t size, const char *module,
+			   const char *param)
+{
+	snprintf(path, size, "/sys/module/%s/parameters/%s", module, param);
+}
+
 int mmt_module_param(const char *module, const char *param, long val)
 {
 	char path[256], buf[32];
 
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", module,
-		 param);
+	mmt_module_param_path(path, sizeof(path), module, param);
 	snprintf(buf, sizeof(buf), "%ld", val);
 	return mmt_write_file(path, buf);
 }

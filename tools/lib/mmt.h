@@ -110,6 +110,9 @@ int mmt_module_load(const char *name, const char *params);
 int mmt_module_unload(const char *name);
 /* Write @val to /sys/module/@module/parameters/@param (runs the action). */
 int mmt_module_param(const char *module, const char *param, long val);
+/* The file of that parameter: /sys/module/@module/parameters/@param. */
+void mmt_module_param_path(char *path, size_t size, const char *module,
+			   const char *param);
 
 /*
  * Caches: drop the page cache, dentries and inodes, then shrink every

@@ -184,8 +184,7 @@ static int type_case(const struct typecase *t)
 	long long a, a2, b, b2, d;
 	char path[128];
 
-	snprintf(path, sizeof(path), "/sys/module/" MOD "/parameters/%s",
-		 t->param);
+	mmt_module_param_path(path, sizeof(path), MOD, t->param);
 	if (access(path, F_OK)) {
 		mmt_log("%s: no %s objects in this kernel (no %s)", t->cache,
 			t->param, path);
@@ -276,8 +275,7 @@ static int param_open(const char *param)
 	char path[128];
 	int fd;
 
-	snprintf(path, sizeof(path), "/sys/module/" MOD "/parameters/%s",
-		 param);
+	mmt_module_param_path(path, sizeof(path), MOD, param);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		mmt_log("open %s: %s", path, strerror(errno));
