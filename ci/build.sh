@@ -29,6 +29,9 @@ need flex flex
 need bison bison
 need bc bc
 lock_build
+# A kernel's objects, its modules and initramfs: 170 MB (default) to
+# 240 MB (KASAN), more while linking.
+need_space "$BUILD" 1024 "a kernel build"
 
 case ${TREE:-stack} in
 stack)	tree=$(stack_tree)

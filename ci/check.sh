@@ -14,34 +14,11 @@
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
+. "$TOP/ci/report.sh"
 
 lock_build
 mkdir -p "$BUILD/logs"
 logdir=$BUILD/logs
-passed=0
-failed=0
-warned=0
-table=()
-
-# record NAME pass|warn|fail REASON LOG
-record() {
-	table+=("$(printf '%-44s %-4s %s  [%s]' "$1" "$2" "$3" "$4")")
-	case $2 in
-	pass)	passed=$((passed + 1)) ;;
-	warn)	passed=$((passed + 1)); warned=$((warned + 1)) ;;
-	*)	failed=$((failed + 1)) ;;
-	esac
-	printf '%s: %s: %s\n' "$2" "$1" "$3"
-}
-
-summary() {
-	echo
-	echo "=== mm510 check summary ==="
-	printf '%s\n' "${table[@]}"
-	echo
-	[ "$warned" -eq 0 ] || echo "($warned of the passed checks with warnings)"
-	echo "$passed passed, $failed failed"
-}
 
 # step NAME CMD...: a preparation step; the run cannot go on without it.
 step() {
@@ -56,36 +33,6 @@ step() {
 	fi
 }
 
-# tap PREFIX LOG: count the TAP lines of LOG as checks.  A line may end
-# in "# pass|warn|fail: REASON [LOG]" (ci/gates.sh) to give its verdict,
-# reason and own log.
-tap() {
-	local prefix=$1 log=$2 line name status
-	local re='^(.*) # (pass|warn|fail): (.*) \[([^]]*)\]$'
-	while IFS= read -r line; do
-		case $line in
-		"not ok "*)
-			name=${line#not ok }; name=${name#* }
-			if [[ $name =~ $re ]]; then
-				record "$prefix${BASH_REMATCH[1]}" fail "${BASH_REMATCH[3]}" "${BASH_REMATCH[4]}"
-			else
-				record "$prefix$name" fail "see log" "$log"
-			fi ;;
-		*" # SKIP"*)
-			name=${line#ok }; name=${name#* }
-			record "$prefix${name%% # SKIP*}" pass "skipped${name#* # SKIP}" "$log" ;;
-		"ok "*)
-			name=${line#ok }; name=${name#* }
-			if [[ $name =~ $re ]]; then
-				status=${BASH_REMATCH[2]}; [ "$status" = fail ] && status=warn
-				record "$prefix${BASH_REMATCH[1]}" "$status" "${BASH_REMATCH[3]}" "${BASH_REMATCH[4]}"
-			else
-				record "$prefix$name" pass "ok" "$log"
-			fi ;;
-		esac
-	done < <(grep -E '^(not )?ok [0-9]+ ' "$log")
-}
-
 # gates LOGNAME GATE...: run review gates, one check per verdict.
 gates() {
 	local log=$logdir/check-$1.log
@@ -97,6 +44,14 @@ gates() {
 }
 
 step deps "$TOP/ci/deps.sh"
+# From an empty build/: the base repository and the stack worktree
+# (1.1 GB each), the gate tests' two copies (2.2 GB), the scenarios'
+# objects (0.4 GB), ccache and the tarball.  Short of that, later steps
+# fail on a full disk; say so first.
+free=$(free_mib "$BUILD")
+if [ "$free" -lt 7168 ]; then
+	record "free space" warn "$free MiB free on $BUILD's file system; a run from an empty build/ needs about 7 GiB" "-"
+fi
 step fetch "$TOP/ci/fetch.sh"
 step base "$TOP/ci/base.sh"
 step apply "$TOP/ci/apply.sh"

@@ -44,6 +44,23 @@ sha256_ok() {
 	return 1
 }
 
+# free_mib DIR: the MiB free on DIR's file system (DIR, or the nearest
+# folder above it that exists).
+free_mib() {
+	local d=$1
+	while [ ! -d "$d" ]; do d=$(dirname "$d"); done
+	df -Pm "$d" | awk 'NR == 2 { print $4 }'
+}
+
+# need_space DIR MIB WHAT: stop before WHAT when DIR's file system has
+# less than MIB free, rather than fail half-way with a full disk.
+need_space() {
+	local free
+	free=$(free_mib "$1")
+	[ "$free" -ge "$2" ] ||
+		die "only $free MiB free on $1's file system; $3 needs about $2 MiB: free some space (make distclean removes build/)"
+}
+
 need() {
 	command -v "$1" >/dev/null 2>&1 ||
 		die "'$1' not found: install it with 'apt-get install $2' (or run 'make deps' as root)"

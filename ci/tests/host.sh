@@ -628,8 +628,36 @@ t_peer_wrong_checksum() {
 	[ ! -e "$scratch/b/peer" ] || { echo "a peer tree was left"; return 1; }
 }
 
+# make check's verdicts of a guest log: a failing test's reason is its
+# first "# FAIL" line (not a later diagnostic, not the one of an earlier
+# test), a gate's own reason is kept, and the failures are listed again
+# just above the last line, where the tail of a CI log shows them.
+t_check_report() {
+	local out
+	cat >"$scratch/tap.log" <<-'EOF'
+	TAP version 13
+	# FAIL tests/a.c:1: printed before a test that passes
+	ok 1 a
+	# FAIL tests/b.c:12: node 0's bytes not counted on node 0
+	# FAIL tests/b.c:40: a second failure of the same test
+	# b took 0.2 s
+	not ok 2 b
+	not ok 3 c
+	not ok 4 gate # fail: 2 errors [gate.log]
+	ok 5 d # SKIP no memory controller
+	EOF
+	out=$(bash -c '. "$1"; tap "guest x: " "$2"; summary' _ "$TOP/ci/report.sh" \
+		"$scratch/tap.log" | tail -n 5)
+	[ "$out" = "failed:
+  guest x: b: FAIL tests/b.c:12: node 0's bytes not counted on node 0
+  guest x: c: see log
+  guest x: gate: 2 errors
+2 passed, 3 failed" ] || { echo "wrong summary:"; echo "$out"; return 1; }
+}
+
 case ${1:-} in
 pre)
+	run_case "check: failures listed last, with their reasons" t_check_report
 	run_case "bench: report from canned results" t_bench_report
 	run_case "bench: malformed results file" t_bench_report_malformed
 	run_case "bench: peer .deb with a wrong checksum" t_peer_wrong_checksum
