@@ -40,7 +40,8 @@ summary() {
 # in "# pass|warn|fail: REASON [LOG]" (ci/gates.sh) to give its verdict,
 # reason and own log.  Otherwise a failure's reason is the first
 # "# FAIL" diagnostic (mmt_fail_at()) printed since the previous verdict,
-# or the last diagnostic when there is none.
+# or the last diagnostic (the runner's timing line aside) when there is
+# none.
 tap() {
 	local prefix=$1 log=$2 line name status why=
 	local re='^(.*) # (pass|warn|fail): (.*) \[([^]]*)\]$'
@@ -53,6 +54,8 @@ tap() {
 			else
 				record "$prefix$name" fail "${why:-see log}" "$log"
 			fi ;;
+		"# "*" took "*" s")
+			continue ;;	# the runner's timing line
 		"# "*)
 			case $why in "FAIL "*) ;; *) why=${line:2:200} ;; esac
 			continue ;;

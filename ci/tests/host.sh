@@ -595,6 +595,21 @@ t_guest_test_fails() {
 		QUIET=1 "$TOP/ci/boot.sh" default
 }
 
+t_guest_leftover() {
+	# What a test leaves behind fails that test, is removed, and does
+	# not fail the next one.
+	expect_fail "tests failed: 1 of 3" env BOOT_LOG="$scratch/boot.log" \
+		TESTS=boot_release,boot_release BOOT_ARGS=mm510.selftest=leftover \
+		BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" default
+	grep -q '^# boot_release: left cgroup /sys/fs/cgroup/mm510-drill' "$scratch/boot.log" &&
+		grep -q '^not ok 2 boot_release' "$scratch/boot.log" &&
+		grep -q '^ok 3 boot_release' "$scratch/boot.log" || {
+		echo "leftover not blamed on the first test, or not removed"
+		grep -E '^(ok|not ok|# )' "$scratch/boot.log"
+		return 1
+	}
+}
+
 # make bench's report generator on a canned results file (no timing is
 # asserted: the figures are made up): medians with min..max, the change
 # against base, n/a where the base lacks a figure (no bulk allocator),
@@ -630,7 +645,8 @@ t_peer_wrong_checksum() {
 
 # make check's verdicts of a guest log: a failing test's reason is its
 # first "# FAIL" line (not a later diagnostic, not the one of an earlier
-# test), a gate's own reason is kept, and the failures are listed again
+# test), else its last diagnostic but the runner's timing line, a gate's
+# own reason is kept, and the failures are listed again
 # just above the last line, where the tail of a CI log shows them.
 t_check_report() {
 	local out
@@ -642,17 +658,21 @@ t_check_report() {
 	# FAIL tests/b.c:40: a second failure of the same test
 	# b took 0.2 s
 	not ok 2 b
+	# c: left module kmalloc_cg loaded
+	# c took 0.1 s
 	not ok 3 c
-	not ok 4 gate # fail: 2 errors [gate.log]
-	ok 5 d # SKIP no memory controller
+	not ok 4 d
+	not ok 5 gate # fail: 2 errors [gate.log]
+	ok 6 e # SKIP no memory controller
 	EOF
 	out=$(bash -c '. "$1"; tap "guest x: " "$2"; summary' _ "$TOP/ci/report.sh" \
-		"$scratch/tap.log" | tail -n 5)
+		"$scratch/tap.log" | tail -n 6)
 	[ "$out" = "failed:
   guest x: b: FAIL tests/b.c:12: node 0's bytes not counted on node 0
-  guest x: c: see log
+  guest x: c: c: left module kmalloc_cg loaded
+  guest x: d: see log
   guest x: gate: 2 errors
-2 passed, 3 failed" ] || { echo "wrong summary:"; echo "$out"; return 1; }
+2 passed, 4 failed" ] || { echo "wrong summary:"; echo "$out"; return 1; }
 }
 
 case ${1:-} in
@@ -686,6 +706,7 @@ guest)
 	run_case "boot: guest panics" t_guest_panics
 	run_case "boot: guest hangs" t_guest_hangs
 	run_case "boot: failing test fails the run" t_guest_test_fails
+	run_case "boot: a test's leftover cgroup fails it, not the next" t_guest_leftover
 	run_case "build: interrupted, then resumed" t_build_interrupted
 	;;
 *)

@@ -14,7 +14,7 @@
  *   mm510.tests=a,b,c    run these tests from /tests (default: all, sorted,
  *                        not those in subfolders: bench/slab runs only by name)
  *   mm510.timeout=SEC    per-test timeout (default 600)
- *   mm510.selftest=exit|hang   the harness's own failure drills
+ *   mm510.selftest=exit|hang|leftover   the harness's own failure drills
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -29,11 +29,14 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define TEST_DIR	"/tests"
+#define MODULE_DIR	"/modules"
+#define CG_ROOT		"/sys/fs/cgroup"
 #define MAX_TESTS	256
 #define DEBUG_EXIT_PORT	0xf4
 
@@ -190,6 +193,89 @@ static int scan_kmsg(void)
 	return bad;
 }
 
+/*
+ * What a test leaves behind must not fail the tests after it: a module
+ * of MODULE_DIR still loaded (the next finit_module() gets EEXIST), a
+ * cgroup still there (the next test counts its charges).  Each is
+ * removed and named, and counts against the test that left it.
+ */
+static int unload_leftovers(const char *test)
+{
+	char line[512], name[128], ko[256];
+	int left = 0;
+	FILE *f;
+
+	f = fopen("/proc/modules", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s", name) != 1)
+			continue;
+		snprintf(ko, sizeof(ko), "%s/%s.ko", MODULE_DIR, name);
+		if (access(ko, F_OK))
+			continue;
+		say("# %s: left module %s loaded\n", test, name);
+		left++;
+		if (syscall(SYS_delete_module, name, O_NONBLOCK))
+			say("# delete_module %s: %s\n", name, strerror(errno));
+	}
+	fclose(f);
+	return left;
+}
+
+/* Move the tasks of @dir to the root, then remove it; 1 s for EBUSY. */
+static void remove_cgroup(const char *dir)
+{
+	char path[640], pid[32];
+	int tries, root;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "re");
+	root = open(CG_ROOT "/cgroup.procs", O_WRONLY | O_CLOEXEC);
+	while (f && root >= 0 && fgets(pid, sizeof(pid), f))
+		if (write(root, pid, strlen(pid)) < 0)
+			say("# move %.*s out of %s: %s\n",
+			    (int)strcspn(pid, "\n"), pid, dir,
+			    strerror(errno));
+	if (f)
+		fclose(f);
+	if (root >= 0)
+		close(root);
+	for (tries = 0; tries < 100; tries++) {
+		if (!rmdir(dir) || errno != EBUSY)
+			break;
+		usleep(10000);
+	}
+	if (access(dir, F_OK) == 0)
+		say("# rmdir %s: %s\n", dir, strerror(errno));
+}
+
+/* Remove the cgroups below @dir, deepest first; returns how many. */
+static int remove_cgroups_below(const char *dir, const char *test)
+{
+	char path[512];
+	struct dirent *de;
+	int left = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		left += remove_cgroups_below(path, test);
+		if (!strcmp(dir, CG_ROOT))
+			say("# %s: left cgroup %s\n", test, path);
+		remove_cgroup(path);
+		left++;
+	}
+	closedir(d);
+	return left;
+}
+
 static int cmpstr(const void *a, const void *b)
 {
 	return strcmp(*(char * const *)a, *(char * const *)b);
@@ -329,6 +415,9 @@ int main(void)
 		if (!strcmp(val, "hang"))
 			for (;;)
 				pause();
+		/* A cgroup the first test is then said to have left. */
+		if (!strcmp(val, "leftover"))
+			mkdir(CG_ROOT "/mm510-drill", 0755);
 	}
 
 	n = list_tests(names);
@@ -346,11 +435,18 @@ int main(void)
 	for (i = 0; i < n; i++) {
 		double t0 = now();
 		int ret = run_one(names[i], timeout);
+		int left = unload_leftovers(names[i]) +
+			   remove_cgroups_below(CG_ROOT, names[i]);
 		int bad = scan_kmsg();
 		const char *what = "";
 
 		if (bad && ret == 0) {
 			say("# %s: %d bad kernel log line(s)\n", names[i], bad);
+			ret = 1;
+		}
+		if (left && (ret == 0 || ret == 4)) {
+			say("# %s: left %d module(s) or cgroup(s) behind\n",
+			    names[i], left);
 			ret = 1;
 		}
 		if (ret == 0) {
