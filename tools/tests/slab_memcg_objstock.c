@@ -25,7 +25,8 @@
  *   parent still shows them (reparented, nothing lost), and freeing them
  *   takes them off the parent's slab and memory.current.
  *
- * Tolerances, per online CPU: the object stock may hold up to a page of
+ * Tolerances, per online CPU and for each of the two reads a figure is
+ * the difference of: the object stock may hold up to a page of
  * slab bytes per counter and a page of byte charge, and memcg per-cpu
  * counters up to MEMCG_CHARGE_BATCH (32) pages; the per-cpu page stock
  * may hold 32 pages of memory.current.  Slab pages of partially used
@@ -309,8 +310,15 @@ static int node_case(void)
 	want[0] = NODE_RUN * want[1];
 	node_want[1] = NODE_ROUNDS * geo.objsize;
 	node_want[0] = NODE_RUN * node_want[1];
-	/* memcg per-node counters batch 32 pages per CPU; a stock page. */
-	tol = ncpus * (PAGE + BATCH);
+	/*
+	 * memcg per-node counters batch 32 pages per CPU, and the stock
+	 * caches a page: residues at both reads.  The earlier cases' frees
+	 * leave the first one negative, so node 0 reads about 42 pages
+	 * short of its objects and node 1's 10 to 18 pages stay per-cpu
+	 * (seen under QEMU icount with one CPU, where the bound of one
+	 * residue per CPU failed).
+	 */
+	tol = ncpus * 2 * (PAGE + BATCH);
 	node_tol = node_want[0] / 8 + ncpus * 2 * geo.pagesperslab * PAGE +
 		   (mmt_slab_slack(&geo, ncpus) +
 		    (1 + ncpus) * geo.batchcount) * geo.objsize + 2 * BATCH;
