@@ -8,7 +8,9 @@
  * on plain 5.10.262 in this guest for a reason that has nothing to do
  * with the stack.  Those are named in the output with their reason, and
  * one that starts passing is reported too, so the table cannot go stale
- * silently.  A program that crashes or prints no result fails the test.
+ * silently.  A racy subtest (known_lag[]) is let off only when the
+ * figures it prints show the race.  A program that crashes or prints no
+ * result fails the test.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +23,7 @@
 
 #include "mmt.h"
 
+/* MM510_KSFT_DIR: other programs, for the host's test of the tables. */
 #define KSFT_DIR	"/kselftest/cgroup"
 
 static const char * const programs[] = {
@@ -62,55 +65,38 @@ static const struct known_failure known[] = {
 	{ "test_memcontrol", "test_memcg_oom_group_score_events", NO_SWAP },
 };
 
-static const struct known_failure known_kasan[] = {
-	/*
-	 * Intermittent on KASAN kernels, plain 5.10.262 as much as with
-	 * the series: 14 runs of each debug kernel failed 5 times on the
-	 * base and 7 times on the stack.  The subtest compares the
-	 * parent's memory.current with its memory.stat right after its
-	 * 100 children are removed.  Before rstat (v5.13) a cgroup's
-	 * per-cpu vmstat residues, up to 32 pages per CPU and counter,
-	 * reach its ancestors only when they overflow or when the cgroup
-	 * is freed, while its charges are in the parent at once.  KASAN's
-	 * quarantine holds the children's freed objects until after they
-	 * are reparented, so a child's residues are its allocations only,
-	 * and every child still dying at the read hides them from the
-	 * parent's memory.stat; the test's bound allows for the parent's
-	 * own residues only.  The gap followed the number of dying
-	 * children on both kernels: 180 KB with 1, 350 KB with 2, 650 KB
-	 * with 3, 1.4 MB with 5, against a 512 KB bound.  On the default
-	 * kernel the frees come before the children die and their
-	 * residues net out (7 runs: 5 to 9 dying, gap -50 KB to +270 KB).
-	 * slab_memcg_objstock checks reparenting with a dying child's
-	 * residues allowed for.
-	 */
+/*
+ * test_kmem_memcg_deletion compares the parent's memory.current with its
+ * memory.stat right after its 100 children are removed.  Before rstat
+ * (v5.13) a cgroup's per-cpu vmstat residues, up to 32 pages per CPU and
+ * counter, reach its ancestors only when they overflow or when the
+ * cgroup is freed, while its charges are in the parent at once: every
+ * child still dying at the read hides its residues from the parent's
+ * memory.stat, and the test's bound allows for the parent's own only.
+ * So it fails on plain 5.10.262 whenever children are still dying:
+ * - KASAN kernels, whose quarantine holds the children's frees until
+ *   after they are reparented: 14 runs of each debug kernel failed 5
+ *   times on the base and 7 times on the stack; the gap followed the
+ *   number of dying children on both (180 KB with 1, 350 KB with 2,
+ *   650 KB with 3, 1.4 MB with 5, against a 512 KB bound);
+ * - the default kernel when the guest runs fast against its clock (QEMU
+ *   -icount, one CPU, bound 256 KB): memory.current 487424 against a
+ *   stat sum of 3008 on the base, 339968 against 0 with the stack.  At TCG's usual speed the frees come
+ *   before the children die and their residues net out (7 runs: 5 to 9
+ *   dying, gap -50 KB to +270 KB).
+ * A lag explains only a sum below memory.current; a sum above it is not
+ * this race and fails.  stress_memcg_churn checks the same sums once
+ * the dying cgroups are gone, and slab_memcg_objstock checks
+ * reparenting with a dying child's residues allowed for.
+ *
+ * Entries here are racy, not certain: known only when the program
+ * printed a memory.stat sum at or below memory.current, and not reported
+ * when they pass.
+ */
+static const struct known_failure known_lag[] = {
 	{ "test_kmem", "test_kmem_memcg_deletion",
-	  "racy on 5.10 under KASAN, base too: dying children's per-cpu slab vmstat is not yet in the parent's memory.stat" },
+	  "racy on 5.10, base too: children still dying keep their per-cpu stats from the parent's memory.stat" },
 };
-
-/* KASAN kernels export their instrumentation hooks. */
-static int kernel_has_kasan(void)
-{
-	static int cached = -1;
-	char line[256];
-	FILE *f;
-
-	if (cached >= 0)
-		return cached;
-	cached = 0;
-	f = fopen("/proc/kallsyms", "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, " __asan_load8\n") ||
-		    strstr(line, " __asan_load8\t")) {
-			cached = 1;
-			break;
-		}
-	}
-	fclose(f);
-	return cached;
-}
 
 static int known_seen[ARRAY_SIZE(known)];
 
@@ -126,11 +112,18 @@ static const struct known_failure *find_known(const char *prog,
 			return &known[i];
 		}
 	}
-	for (i = 0; i < ARRAY_SIZE(known_kasan); i++) {
-		if (!strcmp(known_kasan[i].program, prog) &&
-		    !strcmp(known_kasan[i].test, test) && kernel_has_kasan())
-			return &known_kasan[i];
-	}
+	return NULL;
+}
+
+static const struct known_failure *find_lag(const char *prog,
+					    const char *test)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known_lag); i++)
+		if (!strcmp(known_lag[i].program, prog) &&
+		    !strcmp(known_lag[i].test, test))
+			return &known_lag[i];
 	return NULL;
 }
 
@@ -157,11 +150,13 @@ static char *tap_name(char *line)
 static int run_program(const char *prog, int *known_failed)
 {
 	int fds[2], status, unexpected = 0, results = 0;
-	char path[128], line[1024];
+	long long current = -1, sum = -1;
+	char path[128], line[1024], *eq, *name;
 	FILE *out;
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "%s/%s", KSFT_DIR, prog);
+	snprintf(path, sizeof(path), "%s/%s",
+		 getenv("MM510_KSFT_DIR") ?: KSFT_DIR, prog);
 	if (access(path, X_OK)) {
 		mmt_log("%s: %s", path, strerror(errno));
 		return -1;
@@ -184,12 +179,32 @@ static int run_program(const char *prog, int *known_failed)
 		const struct known_failure *k;
 
 		mmt_log("%s: %s", prog, line);
-		if (!strncmp(line, "ok ", 3))
+		/* test_kmem_memcg_deletion's figures, printed on failure. */
+		eq = strstr(line, " = ");
+		if (eq && !strncmp(line, "memory.current = ", 17))
+			current = strtoll(eq + 3, NULL, 10);
+		else if (eq && !strncmp(line, "slab + anon + file", 18))
+			sum = strtoll(eq + 3, NULL, 10);
+		if (!strncmp(line, "ok ", 3)) {
 			results++;
+			current = -1;
+			sum = -1;
+		}
 		if (strncmp(line, "not ok ", 7))
 			continue;
 		results++;
-		k = find_known(prog, tap_name(line));
+		name = tap_name(line);
+		k = find_known(prog, name);
+		if (!k && find_lag(prog, name)) {
+			k = find_lag(prog, name);
+			if (sum < 0 || current < sum) {
+				mmt_log("%s: %s: memory.stat sum %lld, memory.current %lld: not a lag of the stats, not the known race",
+					prog, name, sum, current);
+				k = NULL;
+			}
+		}
+		current = -1;
+		sum = -1;
 		if (k) {
 			mmt_log("%s: %s: known failure on 5.10.262 in this guest: %s",
 				prog, k->test, k->reason);
@@ -248,6 +263,6 @@ int main(void)
 			mmt_log("listed as a known failure but did not fail: %s %s",
 				known[i].program, known[i].test);
 	mmt_log("%d known failure(s) in all, %zu listed", known_failed,
-		ARRAY_SIZE(known));
+		ARRAY_SIZE(known) + ARRAY_SIZE(known_lag));
 	return ret;
 }
