@@ -46,6 +46,7 @@ tap() {
 	local prefix=$1 log=$2 line name status why=
 	local re='^(.*) # (pass|warn|fail): (.*) \[([^]]*)\]$'
 	while IFS= read -r line; do
+		line=${line%$'\r'}	# a serial console ends lines with \r\n
 		case $line in
 		"not ok "*)
 			name=${line#not ok }; name=${name#* }

@@ -665,6 +665,8 @@ t_check_report() {
 	not ok 5 gate # fail: 2 errors [gate.log]
 	ok 6 e # SKIP no memory controller
 	EOF
+	# As from the guest's serial console.
+	sed -i 's/$/\r/' "$scratch/tap.log"
 	out=$(bash -c '. "$1"; tap "guest x: " "$2"; summary' _ "$TOP/ci/report.sh" \
 		"$scratch/tap.log" | tail -n 6)
 	[ "$out" = "failed:
