@@ -98,6 +98,21 @@ static const struct known_failure known_lag[] = {
 	  "racy on 5.10, base too: children still dying keep their per-cpu stats from the parent's memory.stat" },
 };
 
+/*
+ * test_kmem_dead_cgroups removes 30 children and gives them 5 s of wall
+ * clock to be freed.  On a KASAN kernel under a loaded TCG host that is
+ * not always enough (1 debug run of about 12 failed in this session's
+ * make check, the stack's; the subtest prints no figures).  Let off
+ * only when the root's dying cgroups are back to their count before
+ * the program within DYING_WAIT_S: freed late, not leaked.
+ */
+static const struct known_failure known_slow[] = {
+	{ "test_kmem", "test_kmem_dead_cgroups",
+	  "racy under load: allows 5 s for dying cgroups to go; they went later (see above)" },
+};
+
+#define DYING_WAIT_S	60
+
 static int known_seen[ARRAY_SIZE(known)];
 
 static const struct known_failure *find_known(const char *prog,
@@ -127,6 +142,39 @@ static const struct known_failure *find_lag(const char *prog,
 	return NULL;
 }
 
+static const struct known_failure *find_slow(const char *prog,
+					     const char *test)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known_slow); i++)
+		if (!strcmp(known_slow[i].program, prog) &&
+		    !strcmp(known_slow[i].test, test))
+			return &known_slow[i];
+	return NULL;
+}
+
+static long root_dying(void)
+{
+	return mmt_key_value(CG_ROOT "/cgroup.stat", "nr_dying_descendants");
+}
+
+/* Whether the root's dying cgroups fall back to @before in time. */
+static int dying_back_to(long before)
+{
+	long now = root_dying();
+	int s;
+
+	for (s = 0; s < DYING_WAIT_S && now > before; s++) {
+		mmt_drop_caches();
+		sleep(1);
+		now = root_dying();
+	}
+	mmt_log("dying cgroups: %ld before, %ld after %d s more", before, now,
+		s);
+	return now >= 0 && now <= before;
+}
+
 /* The subtest name of a TAP result line, after "ok N " and "# SKIP ". */
 static char *tap_name(char *line)
 {
@@ -151,6 +199,8 @@ static int run_program(const char *prog, int *known_failed)
 {
 	int fds[2], status, unexpected = 0, results = 0;
 	long long current = -1, sum = -1;
+	long dying = root_dying();
+	const struct known_failure *slow = NULL;
 	char path[128], line[1024], *eq, *name;
 	FILE *out;
 	pid_t pid;
@@ -205,6 +255,10 @@ static int run_program(const char *prog, int *known_failed)
 		}
 		current = -1;
 		sum = -1;
+		if (!k && find_slow(prog, name)) {
+			slow = find_slow(prog, name);	/* judged at the end */
+			continue;
+		}
 		if (k) {
 			mmt_log("%s: %s: known failure on 5.10.262 in this guest: %s",
 				prog, k->test, k->reason);
@@ -229,6 +283,17 @@ static int run_program(const char *prog, int *known_failed)
 	if (!results) {
 		mmt_log("%s: no result lines: it did not run", prog);
 		return -1;
+	}
+	if (slow) {
+		if (dying >= 0 && dying_back_to(dying)) {
+			mmt_log("%s: %s: known failure on 5.10.262 in this guest: %s",
+				prog, slow->test, slow->reason);
+			(*known_failed)++;
+		} else {
+			mmt_log("%s: %s: dying cgroups did not go", prog,
+				slow->test);
+			unexpected++;
+		}
 	}
 	if (WEXITSTATUS(status) && !unexpected && !*known_failed)
 		return -1;
@@ -263,6 +328,7 @@ int main(void)
 			mmt_log("listed as a known failure but did not fail: %s %s",
 				known[i].program, known[i].test);
 	mmt_log("%d known failure(s) in all, %zu listed", known_failed,
-		ARRAY_SIZE(known) + ARRAY_SIZE(known_lag));
+		ARRAY_SIZE(known) + ARRAY_SIZE(known_lag) +
+		ARRAY_SIZE(known_slow));
 	return ret;
 }
