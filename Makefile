@@ -52,6 +52,8 @@ help:
 	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
 	@echo '  make send         b4 branch of the series with a cover letter, To/Cc from'
 	@echo '                    get_maintainer.pl; writes the mails to build/send/ (no mail sent)'
+	@echo '  make refresh      write patches/ back from the stack branch (after git rebase -i'
+	@echo '                    or a new commit in build/stack; names from series)'
 	@echo '  make rebase BASE=5.10.N  apply the series on another 5.10.y from the same archive'
 	@echo '                    (git am -3), report patches 5.10.y has taken, print git range-diff'
 	@echo
@@ -114,6 +116,9 @@ rebase:
 	@$(MAIN) deps fetch base apply
 	@ci/rebase.sh $(BASE)
 
+refresh:
+	@ci/refresh.sh
+
 stress:
 	@$(MAIN) deps fetch base apply build
 	@TESTS=$(or $(TESTS),$(STRESS_TESTS)) \
@@ -128,4 +133,4 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all help deps fetch base apply build boot check check-full stress bench \
-	maintainers-notes send rebase clean distclean
+	maintainers-notes send rebase refresh clean distclean
