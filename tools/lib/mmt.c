@@ -225,6 +225,45 @@ long long mmt_zoneinfo_sum(const char *key)
 	return mmt_zoneinfo_node_sum(-1, key);
 }
 
+int mmt_zone_pagesets(int nid, const char *zone, struct mmt_pcp *pcp, int max)
+{
+	int cur = -1, in_zone = 0, n = 0;
+	char line[512], name[32];
+	FILE *f;
+
+	f = fopen("/proc/zoneinfo", "re");
+	if (!f) {
+		mmt_log("open /proc/zoneinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t");
+		long v;
+
+		if (sscanf(line, "Node %d, zone %31s", &cur, name) == 2) {
+			in_zone = cur == nid && !strcmp(name, zone);
+			continue;
+		}
+		if (!in_zone)
+			continue;
+		if (sscanf(p, "cpu: %ld", &v) == 1) {
+			if (n == max)
+				break;
+			pcp[n].cpu = v;
+			pcp[n].count = pcp[n].high = pcp[n].batch = -1;
+			n++;
+		} else if (n && sscanf(p, "count: %ld", &v) == 1) {
+			pcp[n - 1].count = v;
+		} else if (n && sscanf(p, "high: %ld", &v) == 1) {
+			pcp[n - 1].high = v;
+		} else if (n && sscanf(p, "batch: %ld", &v) == 1) {
+			pcp[n - 1].batch = v;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
 static int count_range_list(const char *path)
 {
 	char buf[256], *p = buf;

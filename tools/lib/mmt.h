@@ -59,6 +59,18 @@ long long mmt_node_numastat(int nid, const char *key);
 long long mmt_zoneinfo_node_sum(int nid, const char *key);
 long long mmt_zoneinfo_sum(const char *key);
 
+/*
+ * The per-cpu pagesets of zone @zone ("Normal", "Movable", ...) of node
+ * @nid in /proc/zoneinfo: up to @max entries of the online CPUs' high
+ * and batch.  Returns how many were read (0 when the zone is not
+ * listed or has no pagesets), or -1.
+ */
+struct mmt_pcp {
+	int cpu;
+	long count, high, batch;
+};
+int mmt_zone_pagesets(int nid, const char *zone, struct mmt_pcp *pcp, int max);
+
 /* Topology */
 int mmt_nr_online_cpus(void);
 /* Nodes online; 1 without NUMA sysfs. */

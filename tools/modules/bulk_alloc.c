@@ -17,12 +17,18 @@
  * - every page is distinct, has a reference count of one and is not on
  *   the buddy lists, and is zeroed when __GFP_ZERO was asked for;
  * - the pages hold what was written to them until they are freed.
+ *
+ * Writing N to /sys/module/bulk_alloc/parameters/hold fills an array of N
+ * pages with alloc_pages_bulk_array(GFP_KERNEL | __GFP_ACCOUNT), in the
+ * context of the writer (so charged to the writer's memory cgroup), and
+ * keeps them; writing 0 frees them.  Reading it gives the pages held.
  */
 #include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/page-flags.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -280,8 +286,78 @@ static int __init bulk_alloc_init(void)
 	return 0;
 }
 
+static DEFINE_MUTEX(hold_lock);
+static struct page **held;
+static int nr_held;
+
+static void hold_release(void)
+{
+	int i;
+
+	for (i = 0; i < nr_held; i++)
+		__free_page(held[i]);
+	kfree(held);
+	held = NULL;
+	nr_held = 0;
+}
+
+static int hold_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned long got = 0, n;
+	int nr, ret;
+
+	ret = kstrtoint(val, 0, &nr);
+	if (ret)
+		return ret;
+	if (nr < 0 || nr > 65536)
+		return -EINVAL;
+	mutex_lock(&hold_lock);
+	hold_release();
+	if (!nr)
+		goto out;
+	held = kcalloc(nr, sizeof(*held), GFP_KERNEL);
+	if (!held) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* As many calls as it takes: each returns at least one more page. */
+	while (got < nr) {
+		n = alloc_pages_bulk_array(GFP_KERNEL | __GFP_ACCOUNT, nr, held);
+		calls++;
+		if (n <= got)
+			break;
+		got = n;
+		cond_resched();
+	}
+	nr_held = got;
+	pages_allocated += got;
+	if (got != nr) {
+		bulk_error("hold: no progress", nr, got);
+		hold_release();
+		ret = -ENOMEM;
+	}
+out:
+	mutex_unlock(&hold_lock);
+	return ret;
+}
+
+static int hold_get(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%d\n", nr_held);
+}
+
+static const struct kernel_param_ops hold_ops = {
+	.set = hold_set,
+	.get = hold_get,
+};
+module_param_cb(hold, &hold_ops, NULL, 0644);
+MODULE_PARM_DESC(hold, "write N: keep N __GFP_ACCOUNT pages from the bulk allocator (0: free them)");
+
 static void __exit bulk_alloc_exit(void)
 {
+	mutex_lock(&hold_lock);
+	hold_release();
+	mutex_unlock(&hold_lock);
 }
 
 module_init(bulk_alloc_init);

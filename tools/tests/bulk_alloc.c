@@ -16,6 +16,16 @@
  * A bulk allocator that returns short, counts populated array slots
  * wrongly, hands out a page twice, skips PGALLOC or loses pages on the
  * way back fails this test.
+ *
+ * Then, where kernel memory is charged to memory cgroups, from inside a
+ * child cgroup the module keeps ACCOUNT_PAGES pages it took from
+ * alloc_pages_bulk_array() with __GFP_ACCOUNT: the cgroup's
+ * memory.current must grow by at least those pages and fall back (within
+ * the per-cpu charge stock) once they are freed.  The bulk allocator's
+ * fast path does not charge; 0137 (Shakeel Butt's 8dcb3060d81d) sends
+ * __GFP_ACCOUNT requests to the single page allocator, which does.
+ * Checked once without 0137: memory.current grew by a few pages for the
+ * 1024 allocated, and the test failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +43,13 @@
  * One page leaked per bulk call would be over 1000 pages.
  */
 #define FREE_SLACK	256
+#define CG		CG_ROOT "/mm510-bulk-account"
+#define ACCOUNT_PAGES	1024
+/*
+ * memory.current may keep a charge stock (MEMCG_CHARGE_BATCH, 32 pages)
+ * and what the test process itself faulted in while it was inside.
+ */
+#define CHARGE_SLACK	64
 
 static long long read_param(const char *name)
 {
@@ -78,6 +95,43 @@ static long long free_pages_total(void)
 	return memfree / 4 + pcp;
 }
 
+/* Accounted bulk pages are charged to the allocating task's cgroup. */
+static int check_accounted(void)
+{
+	long long before, held, after;
+	int entered = 0, ret = 0;
+
+	if (!mmt_kmem_accounted())
+		return 1;
+	if (mmt_cg_enable_memory(CG_ROOT) || mmt_cg_create(CG))
+		goto cleanup;
+	if (mmt_cg_enter(CG))
+		goto cleanup;
+	entered = 1;
+	before = mmt_cg_read_ll(CG, "memory.current");
+	if (mmt_module_param(MODULE, "hold", ACCOUNT_PAGES))
+		goto cleanup;
+	held = mmt_cg_read_ll(CG, "memory.current");
+	if (mmt_module_param(MODULE, "hold", 0))
+		goto cleanup;
+	after = mmt_cg_read_ll(CG, "memory.current");
+	mmt_log("__GFP_ACCOUNT bulk pages: memory.current %lld, holding %d pages %lld, after the free %lld",
+		before, ACCOUNT_PAGES, held, after);
+	if (!mmt_check(before >= 0 && held - before >= ACCOUNT_PAGES * 4096LL,
+		       "memory.current grew by %lld bytes for %d accounted pages",
+		       held - before, ACCOUNT_PAGES) ||
+	    !mmt_check(after >= 0 && after - before <= CHARGE_SLACK * 4096LL,
+		       "memory.current stayed %lld bytes up after the free",
+		       after - before))
+		goto cleanup;
+	ret = 1;
+cleanup:
+	if (entered)
+		mmt_cg_enter(CG_ROOT);
+	mmt_cg_destroy(CG);
+	return ret;
+}
+
 int main(void)
 {
 	long long expected = (long long)ROUNDS * MAX_PAGES * (MAX_PAGES + 1);
@@ -121,6 +175,9 @@ int main(void)
 	    !mmt_check(alloc_after - alloc_before >= allocated,
 		       "pgalloc grew by %lld, less than %lld pages allocated",
 		       alloc_after - alloc_before, allocated))
+		goto cleanup;
+
+	if (!check_accounted())
 		goto cleanup;
 
 	if (mmt_module_unload(MODULE))
