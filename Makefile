@@ -72,7 +72,8 @@ help:
 		printf '  %-22s %s\n' "$$(basename $$f)" "$$(sed -n '1s/^# Help: //p' $$f)"; done
 	@echo
 	@echo 'Scenarios (configs/scenarios):'
-	@awk '!/^#/ && NF >= 4 { printf "  %-10s %-18s %-6s %s\n", $$1, $$2, $$3, $$5 }' configs/scenarios
+	@awk '!/^#/ && NF >= 5 { a = ""; for (i = 6; i <= NF; i++) a = a " " $$i; \
+		printf "  %-10s %-26s %-6s %-6s%s\n", $$1, $$2, $$3, $$5, a }' configs/scenarios
 	@echo
 	@echo 'Variables in effect:'
 	@echo '  SCENARIO=$(SCENARIO)    scenario for build/boot'

@@ -74,12 +74,27 @@ else
 	      -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1)
 fi
 
+# The scenario's machine features (configs/scenarios).  dimm: a 256 MiB
+# DIMM on node 1, present from boot; the guest finds it through ACPI
+# memory hotplug and onlines it as the command line says
+# (memhp_default_state=online_movable puts it in ZONE_MOVABLE, so that
+# its memory blocks can be offlined).
+mem=(-m 1G)
+extra=()
+for feature in "${SC_MACHINE[@]}"; do
+	case $feature in
+	dimm)	mem=(-m 1G,slots=2,maxmem=2G)
+		extra+=(-object memory-backend-ram,id=dimm0,size=256M
+			-device pc-dimm,id=dimm0,memdev=dimm0,node=1) ;;
+	esac
+done
+
 rc=0
 timeout -k 10 "$limit" qemu-system-x86_64 \
-	-machine pc -accel tcg -cpu qemu64 -m 1G \
+	-machine pc -accel tcg -cpu qemu64 "${mem[@]}" \
 	-object memory-backend-ram,id=m0,size=512M \
 	-object memory-backend-ram,id=m1,size=512M \
-	"${cpus[@]}" \
+	"${cpus[@]}" "${extra[@]}" \
 	-kernel "$kernel" -initrd "$initrd" -append "$args" \
 	-display none -serial stdio -monitor none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
