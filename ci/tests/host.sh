@@ -425,11 +425,17 @@ t_missing_tool() {
 
 # gate_patch OUT SUBJECT SED [TRAILER]: a patch of mm/mmzone.c made by SED
 # on the file as the previous gate_patch left it (the base's at first),
-# with the provenance the gates want, less the TRAILER line named.
+# with the provenance the gates want, less the TRAILER line named, and
+# its row in the upstream.tsv of the project copy OUT is in (a made-up
+# commit id, the sha1 of SUBJECT; gate_id SUBJECT gives it).
 gate_patch() {
-	local out=$1 subject=$2 cur=$scratch/mmzone.c
+	local out=$1 subject=$2 cur=$scratch/mmzone.c id
+	id=$(gate_id "$subject")
 	[ -f "$cur" ] || git -C "$BASE_REPO" show "$BASE_TAG:mm/mmzone.c" >"$cur"
 	sed "$3" "$cur" >"$cur.new"
+	printf '%s\tv5.14-rc1\tTest Author <author@example.invalid>\t%s\t%s\t%s\n' "$id" \
+		20260101000000.1-1-author@example.invalid "$subject" "host test" \
+		>>"${out%/patches/*}/upstream.tsv"
 	{
 		grep -v "^${4:-NOTHING}:" <<EOF
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
@@ -443,7 +449,7 @@ Differences from upstream:
 None beyond context.
 
 Patch-mainline: v5.14-rc1
-Git-commit: 0123456789ab
+Git-commit: ${id:0:12}
 Upstream-author: Test Author <author@example.invalid>
 Link: https://lore.kernel.org/r/20260101000000.1-1-author@example.invalid
 ---
@@ -456,6 +462,10 @@ EOF
 		printf -- '-- \n2.39.5\n'
 	} >"$out"
 	mv "$cur.new" "$cur"
+}
+
+gate_id() {
+	printf '%s' "$1" | sha1sum | cut -c1-40
 }
 
 # gate_series PROJECT NAME...: put patches first in a copy's series.
