@@ -513,6 +513,131 @@ t_gate_provenance() {
 		echo "the good patch did not pass"; return 1; }
 }
 
+# A patch of a project copy changed after gate_patch wrote it:
+# gate_edit PROJECT FILE SED edits the patch, gate_row PROJECT SUBJECT SED
+# the row of upstream.tsv that gate_patch added for SUBJECT.
+gate_edit() {
+	sed -i "$3" "$1/patches/$2"
+}
+gate_row() {
+	local id
+	id=$(gate_id "$2")
+	sed -i "/^$id\t/ $3" "$1/upstream.tsv"
+}
+
+# expect_verdict OUT FILE ok|fail [REASON]: the gate's line for FILE is
+# that verdict, and starts its reason with REASON (a fixed string).
+expect_verdict() {
+	local line
+	line=$(grep -E "^(not )?ok [0-9]+ provenance: $2 # " <<<"$1") || {
+		echo "no verdict for $2"; return 1; }
+	case $3 in
+	ok)	[[ $line == ok\ * ]] || { echo "expected $2 to pass: $line"; return 1; } ;;
+	fail)	[[ $line == "not ok "*" # fail: $4"* ]] || {
+			echo "expected $2 to fail with: $4"; echo "got: $line"; return 1; } ;;
+	esac
+}
+
+t_gate_provenance_table() {
+	# Each patch disagrees with its row of upstream.tsv in one fact; the
+	# good ones (one with a posting, one whose row has none) pass.
+	local p out rc=0 f s
+	local -a names=(good good-no-posting wrong-author lore-search release-vs-name
+		release-vs-table subject-vs-table unknown-commit fixes-not-in-table
+		fixes-subject also-contains-subject no-posting-but-link)
+	p=$(project_copy)
+	rm -f "$scratch/mmzone.c"
+	for s in "${names[@]}"; do
+		f=0001-v5.14-mm-gate-test-$s.patch
+		[ "$s" != release-vs-name ] || f=0001-v5.15-mm-gate-test-$s.patch
+		gate_patch "$p/patches/$f" "mm: gate test $s" \
+			"/^#include <linux\/mmzone.h>\$/a /* $s */"
+		gate_series "$p" "$f"
+	done
+	local good=0001-v5.14-mm-gate-test-good.patch gid
+	gid=$(gate_id "mm: gate test good")
+	gate_row "$p" "mm: gate test good-no-posting" 's/\t20260101[^\t]*\t/\t-\t/'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-good-no-posting.patch \
+		's|^Link: .*|Link: none, posted only as a pull request|'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-wrong-author.patch \
+		's/^Upstream-author: .*/Upstream-author: Other Author <other@example.invalid>/'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-lore-search.patch \
+		's|^Link: .*|Link: https://lore.kernel.org/all/?q=s%3A%22mm%3A%20gate%20test%22|'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-release-vs-table.patch \
+		's/^Patch-mainline: .*/Patch-mainline: v5.14/'
+	gate_row "$p" "mm: gate test subject-vs-table" \
+		's/\tmm: gate test subject-vs-table\t/\tmm: gate test subject as upstream has it\t/'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-unknown-commit.patch \
+		's/^Git-commit: .*/Git-commit: ffffffffffff/'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-fixes-not-in-table.patch \
+		'/^Link: /a Fixes: 0123456789ab ("mm: a commit the table lacks")'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-fixes-subject.patch \
+		"/^Link: /a Fixes: ${gid:0:12} (\"mm: gate test not good\")"
+	gate_edit "$p" 0001-v5.14-mm-gate-test-also-contains-subject.patch \
+		"/^Link: /a Also-contains: ${gid:0:12} (\"mm: gate test not good\")"
+	gate_row "$p" "mm: gate test no-posting-but-link" 's/\t20260101[^\t]*\t/\t-\t/'
+	# A Fixes: and an Also-contains: that agree with the table pass.
+	gate_edit "$p" "$good" "/^Link: /a Also-contains: $gid (\"mm: gate test good\")"
+	gate_edit "$p" "$good" "/^Link: /a Fixes: ${gid:0:16} (\"mm: gate test good\")"
+	out=$(env BUILD="$scratch/build-gpt" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance 2>&1) || rc=$?
+	grep -F 'gate-test' <<<"$out" | cut -c1-220
+	[ "$rc" -ne 0 ] || { echo "the provenance gate passed"; return 1; }
+	expect_verdict "$out" "$good" ok
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-good-no-posting.patch ok
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-wrong-author.patch fail \
+		"Upstream-author: is 'Other Author <other@example.invalid>', upstream.tsv has 'Test Author <author@example.invalid>'"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-lore-search.patch fail \
+		"'Link: https://lore.kernel.org/all/?q=s%3A%22mm%3A%20gate%20test%22' is a lore search, not the posting"
+	expect_verdict "$out" 0001-v5.15-mm-gate-test-release-vs-name.patch fail \
+		"file name says 'v5.15', Patch-mainline: says v5.14"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-release-vs-table.patch fail \
+		"Patch-mainline: is v5.14, upstream.tsv says v5.14-rc1"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-subject-vs-table.patch fail \
+		"Subject: is 'mm: gate test subject-vs-table', upstream.tsv has 'mm: gate test subject as upstream has it'"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-unknown-commit.patch fail \
+		"Git-commit: ffffffffffff is not in upstream.tsv"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-fixes-not-in-table.patch fail \
+		"Fixes: 0123456789ab is not in upstream.tsv"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-fixes-subject.patch fail \
+		"Fixes: ${gid:0:12} (\"mm: gate test not good\"): upstream.tsv has the subject 'mm: gate test good'"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-also-contains-subject.patch fail \
+		"Also-contains: ${gid:0:12} (\"mm: gate test not good\"): upstream.tsv has the subject 'mm: gate test good'"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-no-posting-but-link.patch fail \
+		"upstream.tsv names no posting of"
+	expect_verdict "$out" 9901-mm510-add-localversion.patch ok
+}
+
+t_gate_provenance_tsv() {
+	# A malformed table fails the gate on its own line, naming the line.
+	local p out rc=0 id
+	p=$(project_copy)
+	id=$(gate_id x)
+	printf '%s\tv5.14-rc1\tA <a@example.invalid>\t-\tmm: x\tsource\n' "$id" >>"$p/upstream.tsv"
+	printf '%s\tv5.14-rc1\tA <a@example.invalid>\t-\tmm: x again\tsource\n' "$id" >>"$p/upstream.tsv"
+	out=$(env BUILD="$scratch/build-gpt2" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance 2>&1) || rc=$?
+	echo "$out" | cut -c1-200
+	[ "$rc" -ne 0 ] || { echo "the provenance gate passed"; return 1; }
+	local n
+	n=$(wc -l <"$p/upstream.tsv")
+	grep -qF "not ok 1 provenance: upstream.tsv # fail: upstream.tsv:$n: commit $id is already on line $((n - 1))" <<<"$out" || {
+		echo "no failure naming the duplicate's line"; return 1; }
+	sed -i '$d' "$p/upstream.tsv"
+	printf '%s\tv5.14\tA <a@example.invalid>\t-\tmm: x again\n' "$(gate_id y)" >>"$p/upstream.tsv"
+	expect_fail "upstream.tsv:$n: 5 columns, expected 6" env BUILD="$scratch/build-gpt2" \
+		BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance
+	sed -i '$d' "$p/upstream.tsv"
+	printf '%s\t5.14\tA <a@example.invalid>\t-\tmm: y\tsource\n' "$(gate_id y | cut -c1-39)G" >>"$p/upstream.tsv"
+	expect_fail "upstream.tsv:$n: commit '$(gate_id y | cut -c1-39)G' is not 40 lower-case hex digits" \
+		env BUILD="$scratch/build-gpt2" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance
+	sed -i '$d' "$p/upstream.tsv"
+	printf '%s\t5.14\tA <a@example.invalid>\t-\tmm: y\tsource\n' "$(gate_id y)" >>"$p/upstream.tsv"
+	expect_fail "upstream.tsv:$n: release '5.14' is not vX.Y or vX.Y-rcN" \
+		env BUILD="$scratch/build-gpt2" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance
+	rm "$p/upstream.tsv"
+	expect_fail "upstream.tsv: missing" env BUILD="$scratch/build-gpt2" \
+		BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance
+}
+
 # One run of the build gate on a series that breaks mm/mmzone.o at its
 # first patch, mends it at the second and adds a sparse warning at the
 # third.  Its build folder stays (prepared objects, ccache), so a later
@@ -740,6 +865,8 @@ pre)
 	run_case "boot: missing tool names its package" t_missing_tool
 	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
 	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance
+	run_case "gates: provenance checks each patch against upstream.tsv" t_gate_provenance_table
+	run_case "gates: a malformed upstream.tsv fails provenance, naming its line" t_gate_provenance_tsv
 	run_case "gates: build broken mid-series fails that patch" t_gate_build_breaks
 	run_case "gates: new sparse warning fails its patch" t_gate_sparse_warning
 	;;
