@@ -12,6 +12,11 @@ JOBS		?= $(shell nproc)
 
 export SCENARIO KERNEL_TREE TREE TESTS BUILD JOBS
 
+# make send: where the series goes, comma- or space-separated addresses
+# (a downstream list, or stable@vger.kernel.org); make send needs it.
+SEND_TO		?=
+export SEND_TO
+
 MAIN := ci/main.sh
 
 # make bench (ci/bench.sh): passed on only when given.
@@ -50,8 +55,11 @@ help:
 	@echo
 	@echo 'Review and sending:'
 	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
-	@echo '  make send         b4 branch of the series with a cover letter, To/Cc from'
-	@echo '                    get_maintainer.pl; writes the mails to build/send/ (no mail sent)'
+	@echo '  make send SEND_TO=<addresses>  the series as a 5.10 backport posting: a b4'
+	@echo '                    branch with a cover letter, [PATCH 5.10 nn/N], each patch'
+	@echo '                    opening "commit <id> upstream." (upstream.tsv); To: SEND_TO,'
+	@echo '                    Cc: its upstream authors and linux-mm; writes the mails to'
+	@echo '                    build/send/ (no mail sent)'
 	@echo '  make refresh      write patches/ back from the stack branch (after git rebase -i'
 	@echo '                    or a new commit in build/stack; names from series)'
 	@echo '  make rebase BASE=5.10.N  apply the series on another 5.10.y from the same archive'
@@ -83,6 +91,8 @@ help:
 	@echo '  BUILD=$(BUILD)'
 	@echo '  JOBS=$(JOBS)'
 	@echo '  STRESS_TESTS=$(STRESS_TESTS)'
+	@echo '  SEND_TO=$(SEND_TO)    make send: where the series goes (comma- or space-separated;'
+	@echo '                    required; make check-full uses stable@vger.kernel.org)'
 	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER)'
 	@echo '              BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB)'
 	@echo '              (empty: the defaults of ci/bench.sh)'
@@ -107,6 +117,7 @@ maintainers-notes:
 	@ci/maintainers-notes.sh --write
 
 send:
+	@[ -n "$${SEND_TO}" ] || { echo 'make send: error: no SEND_TO: name where the series goes, e.g. make send SEND_TO=stable@vger.kernel.org' >&2; exit 1; }
 	@$(MAIN) deps fetch base apply
 	@ci/send.sh
 

@@ -6,7 +6,8 @@
 #
 #   fast gates (`make check`):
 #     series       series and patches/ agree, no duplicates, localversion last
-#     provenance   upstream trailers, author, no Signed-off-by, Fixes: form
+#     provenance   upstream trailers agree with upstream.tsv, author, no
+#                  Signed-off-by, Fixes:/Also-contains: form
 #     checkpatch   scripts/checkpatch.pl --strict of the pinned tree, with
 #                  the project's .checkpatch.conf
 #     maintainers  MAINTAINERS-notes is what ci/maintainers-notes.sh makes
@@ -112,9 +113,12 @@ gate_series() {
 
 # --- provenance -----------------------------------------------------------------
 
-# provenance_of FILE: prints "fail: ..." and "warn: ..." lines.
+# provenance_of FILE: prints "fail: ..." and "warn: ..." lines, in the
+# order of the checks (the first "fail: " is the verdict's reason).  A
+# patch that names an upstream release must agree with its row of
+# upstream.tsv (loaded by gate_provenance into the UP_* arrays).
 provenance_of() {
-	local f=$1 hdr msg from subject pm release rel line
+	local f=$1 hdr msg from subject pm release rel line id="" mid ua url
 	hdr=$(header "$f")
 	msg=$(message "$f")
 	from=$(sed -n 's/^From: //p' <<<"$hdr" | head -n 1)
@@ -140,23 +144,85 @@ provenance_of() {
 		return 0
 	elif [[ $pm =~ ^v([0-9]+\.[0-9]+)(-rc[0-9]+)?$ ]]; then
 		release=${BASH_REMATCH[1]}
-		grep -qE '^Git-commit: [0-9a-f]{12,40}$' <<<"$msg" ||
+		line=$(sed -n 's/^Git-commit: *//p' <<<"$msg")
+		if [ -z "$line" ]; then
 			echo "fail: no 'Git-commit: <12+ hex>' (the upstream commit)"
+		elif [ "$(wc -l <<<"$line")" -gt 1 ]; then
+			echo "fail: more than one Git-commit: (name folded-in commits with Also-contains:)"
+		elif [[ ! $line =~ ^[0-9a-f]{12,40}$ ]]; then
+			echo "fail: 'Git-commit: $line' is not 'Git-commit: <12-40 lower-case hex>'"
+		elif upstream_find "$line"; then
+			id=$UP_ID
+		else
+			echo "fail: Git-commit: $UP_WHY"
+		fi
+		if [ -n "$id" ] && [ "$pm" != "${UP_RELEASE[$id]}" ]; then
+			echo "fail: Patch-mainline: is $pm, upstream.tsv says ${UP_RELEASE[$id]} for ${id:0:12}"
+		fi
 		rel=$(basename "$f" | cut -d- -f2)
 		[ "$rel" = "v$release" ] ||
 			echo "fail: file name says '$rel', Patch-mainline: says v$release"
+		if [ -n "$id" ] && [ "$subject" != "${UP_SUBJECT[$id]}" ]; then
+			echo "fail: Subject: is '$subject', upstream.tsv has '${UP_SUBJECT[$id]}' for ${id:0:12}"
+		fi
 	elif [[ ! $pm =~ ^Not\ yet,\ .+ ]]; then
 		echo "fail: 'Patch-mainline: $pm' is not vX.Y[-rcN], 'Not yet, <why>' or 'Never, <why>'"
 	fi
-	grep -qE '^Link: https://lore\.kernel\.org/[^ ]+$' <<<"$msg" ||
-		echo "fail: no 'Link: https://lore.kernel.org/...'"
-	grep -qE '^Upstream-author: [^<]+ <[^>]+@[^>]+>$' <<<"$msg" ||
+	ua=$(sed -n 's/^Upstream-author: *//p' <<<"$msg")
+	if ! grep -qE '^Upstream-author: [^<]+ <[^>]+@[^>]+>$' <<<"$msg"; then
 		echo "fail: no 'Upstream-author: Name <email>'"
+	elif [ "$(wc -l <<<"$ua")" -gt 1 ]; then
+		echo "fail: more than one Upstream-author: (the author of the Git-commit)"
+	elif [ -n "$id" ] && [ "$ua" != "${UP_AUTHOR[$id]}" ]; then
+		echo "fail: Upstream-author: is '$ua', upstream.tsv has '${UP_AUTHOR[$id]}' for ${id:0:12}"
+	fi
+	# Link: the posting of the commit (a search is not one).
+	while IFS= read -r url; do
+		case $url in
+		*'?q='*|*'/?q'*)
+			echo "fail: 'Link: $url' is a lore search, not the posting: give https://lore.kernel.org/r/<message-id>" ;;
+		esac
+	done < <(sed -n 's/^Link: *//p' <<<"$msg")
+	if [ -n "$id" ]; then
+		mid=${UP_MSGID[$id]}
+		url=$(sed -n 's/^Link: *//p' <<<"$msg" | head -n 1)
+		if [ "$mid" = - ]; then
+			grep -qE '^Link: none, .+' <<<"$msg" ||
+				echo "fail: upstream.tsv names no posting of ${id:0:12} ('-'): say 'Link: none, <why>'"
+			! grep -q '^Link: .*lore\.kernel\.org' <<<"$msg" ||
+				echo "fail: a lore Link:, but upstream.tsv names no posting of ${id:0:12} ('-')"
+		elif [ -z "$url" ]; then
+			echo "fail: no 'Link: https://lore.kernel.org/r/$mid' (the posting upstream.tsv names)"
+		elif [ "$url" != "https://lore.kernel.org/r/$mid" ]; then
+			echo "fail: the first Link: is '$url', not the posting https://lore.kernel.org/r/$mid of upstream.tsv"
+		elif grep -q '^Link: none' <<<"$msg"; then
+			echo "fail: 'Link: none', but upstream.tsv names the posting of ${id:0:12}"
+		fi
+	elif ! grep -qE '^Link: https://lore\.kernel\.org/[^ ]+$' <<<"$msg"; then
+		echo "fail: no 'Link: https://lore.kernel.org/...'"
+	fi
 	awk '/^Differences from upstream:/ {
 		d = 1; sub(/^Differences from upstream: */, ""); if ($0 != "") t = 1; next }
 	     d && /^$/ { exit } d { t = 1 }
 	     END { exit !t }' <<<"$msg" ||
 		echo "fail: no non-empty 'Differences from upstream:' paragraph"
+	# Also-contains: and Fixes: name commits of upstream.tsv, with
+	# their upstream subjects.
+	local tag hex subj
+	while IFS= read -r line; do
+		if [[ ! $line =~ ^(Also-contains|Fixes):\ ([0-9a-f]{12,40})\ \(\"(.+)\"\)$ ]]; then
+			# A malformed Fixes: failed above already.
+			[[ $line =~ ^[Ff][Ii][Xx][Ee][Ss]: ]] ||
+				echo "fail: '$line' is not 'Also-contains: <12+ hex> (\"subject\")'"
+			continue
+		fi
+		tag=${BASH_REMATCH[1]} hex=${BASH_REMATCH[2]} subj=${BASH_REMATCH[3]}
+		if ! upstream_find "$hex"; then
+			echo "fail: $tag: $UP_WHY"
+		elif [ "$subj" != "${UP_SUBJECT[$UP_ID]}" ]; then
+			echo "fail: $tag: $hex (\"$subj\"): upstream.tsv has the subject '${UP_SUBJECT[$UP_ID]}'"
+		fi
+	done < <(grep -iE '^(Also-contains|Fixes):' <<<"$msg" || :)
 	# The name is the subject's format-patch slug (git cuts it short).
 	local name s
 	name=$(basename "$f" .patch | cut -d- -f3-)
@@ -168,12 +234,20 @@ provenance_of() {
 gate_provenance() {
 	local p f log out reason
 	mkdir -p "$logdir/provenance"
+	# The table first: without it no patch can be judged.
+	log=$logdir/provenance/upstream.tsv.log
+	if ! upstream_load >"$log"; then
+		verdict "provenance: upstream.tsv" fail "$(head -n 1 "$log") (patches not checked)" "$log"
+		return 0
+	fi
+	echo "${#UP_IDS[@]} rows, well-formed" >"$log"
+	verdict "provenance: upstream.tsv" pass "${#UP_IDS[@]} rows, well-formed" "$log"
 	for p in "${patches[@]}"; do
 		f=$TOP/patches/$p
 		log=$logdir/provenance/$p.log
 		[ -f "$f" ] || { echo "missing" >"$log"; verdict "provenance: $p" fail "patches/$p does not exist" "$log"; continue; }
 		out=$(provenance_of "$f")
-		echo "${out:-all trailers present}" >"$log"
+		echo "${out:-all trailers present, agreeing with upstream.tsv}" >"$log"
 		if grep -q '^fail: ' <<<"$out"; then
 			reason=$(grep -m1 '^fail: ' <<<"$out")
 			verdict "provenance: $p" fail "${reason#fail: }" "$log"

@@ -95,3 +95,94 @@ stack_tree() {
 		echo "$BUILD/stack"
 	fi
 }
+
+# --- upstream.tsv: the upstream facts the patch headers must agree with ------
+#
+# One row per upstream commit a patch backports, folds in (Also-contains:)
+# or fixes (Fixes:), six tab-separated columns: commit (40 lower-case
+# hex), release (vX.Y or vX.Y-rcN), author ("Name <email>"), message-id
+# of the commit's own posting (bare, or "-" when none can be named),
+# subject (exact upstream subject), source (where the facts were
+# confirmed).  Lines starting with '#' and blank lines are ignored.
+UPSTREAM_TSV=$TOP/upstream.tsv
+
+# upstream_load: read UPSTREAM_TSV into UP_IDS (the commits, in order)
+# and UP_RELEASE, UP_AUTHOR, UP_MSGID, UP_SUBJECT (by commit).  A missing
+# or malformed table prints "upstream.tsv:LINE: problem" lines on stdout,
+# one per problem, and returns 1.
+upstream_load() {
+	local line no=0 tabs c rel author mid subj src i bad=0
+	declare -gA UP_RELEASE=() UP_AUTHOR=() UP_MSGID=() UP_SUBJECT=()
+	declare -gA up_line=()
+	UP_IDS=()
+	if [ ! -f "$UPSTREAM_TSV" ]; then
+		echo "upstream.tsv: missing ($UPSTREAM_TSV): the table of upstream facts must be committed"
+		return 1
+	fi
+	while IFS= read -r line || [ -n "$line" ]; do
+		no=$((no + 1))
+		[[ $line == \#* || $line =~ ^[[:space:]]*$ ]] && continue
+		local at="upstream.tsv:$no:"
+		if [[ $line == *$'\r'* ]]; then
+			echo "$at has a carriage return (DOS line ends)"; bad=1; continue
+		fi
+		tabs=${line//[!$'\t']/}
+		if [ ${#tabs} -ne 5 ]; then
+			echo "$at $((${#tabs} + 1)) columns, expected 6 tab-separated (commit, release, author, message-id, subject, source)"
+			bad=1; continue
+		fi
+		if [[ $line == $'\t'* || $line == *$'\t' || $line == *$'\t\t'* ]]; then
+			echo "$at an empty column (write '-' for a message-id that cannot be named)"
+			bad=1; continue
+		fi
+		IFS=$'\t' read -r c rel author mid subj src <<<"$line"
+		for i in "$c" "$rel" "$author" "$mid" "$subj" "$src"; do
+			[[ $i =~ ^[[:space:]]|[[:space:]]$ ]] || continue
+			echo "$at column '$i' has leading or trailing blanks"; bad=1; continue 2
+		done
+		if [[ ! $c =~ ^[0-9a-f]{40}$ ]]; then
+			echo "$at commit '$c' is not 40 lower-case hex digits"; bad=1; continue
+		fi
+		if [ -n "${up_line[$c]:-}" ]; then
+			echo "$at commit $c is already on line ${up_line[$c]}"; bad=1; continue
+		fi
+		up_line[$c]=$no
+		if [[ ! $rel =~ ^v[0-9]+\.[0-9]+(-rc[0-9]+)?$ ]]; then
+			echo "$at release '$rel' is not vX.Y or vX.Y-rcN"; bad=1
+		fi
+		if [[ ! $author =~ ^[^\<\>@]+\ \<[^\<\>@[:space:]]+@[^\<\>@[:space:]]+\>$ ]]; then
+			echo "$at author '$author' is not 'Name <email>'"; bad=1
+		fi
+		if [ "$mid" != - ] && [[ ! $mid =~ ^[^\<\>@/[:space:]]+@[^\<\>@/[:space:]]+$ ]]; then
+			echo "$at message-id '$mid' is not a bare message-id (no <>, no URL) or '-'"; bad=1
+		fi
+		if [[ $subj =~ ^\[ ]]; then
+			echo "$at subject '$subj' has a [...] prefix: give the upstream subject only"; bad=1
+		fi
+		UP_IDS+=("$c")
+		# shellcheck disable=SC2034  # read by the scripts sourcing this
+		UP_RELEASE[$c]=$rel UP_AUTHOR[$c]=$author UP_MSGID[$c]=$mid UP_SUBJECT[$c]=$subj
+	done <"$UPSTREAM_TSV"
+	return "$bad"
+}
+
+# upstream_find HEX: set UP_ID to the one commit of the table that HEX
+# (12 to 40 hex digits) is a prefix of; otherwise set UP_WHY and fail.
+upstream_find() {
+	local c hits=()
+	UP_ID="" UP_WHY=""
+	if [[ ! $1 =~ ^[0-9a-f]{12,40}$ ]]; then
+		UP_WHY="'$1' is not 12 to 40 lower-case hex digits"
+		return 1
+	fi
+	for c in "${UP_IDS[@]}"; do
+		[[ $c == "$1"* ]] && hits+=("$c")
+	done
+	# shellcheck disable=SC2034  # read by the scripts sourcing this
+	case ${#hits[@]} in
+	1) UP_ID=${hits[0]}; return 0 ;;
+	0) UP_WHY="$1 is not in upstream.tsv" ;;
+	*) UP_WHY="$1 is ambiguous in upstream.tsv (${#hits[@]} rows: ${hits[*]})" ;;
+	esac
+	return 1
+}

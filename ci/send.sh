@@ -1,30 +1,50 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# send.sh: prepare the applied series for posting, and write the mails
-# to build/send/ instead of sending them (there is no mail server here).
+# send.sh: prepare the applied series for posting as a 5.10 backport,
+# and write the mails to build/send/ instead of sending them (there is
+# no mail server here).
 #
-# The patches go onto a b4-managed branch (b4 prep) in a worktree of the
-# stack's repository, build/send-tree, each with the sender's own
-# Signed-off-by (the sender is `git config user.name`/`user.email` of
-# whoever runs this; patches/ never carries one).  The cover letter says
-# what the stack is, its base, what each group of `series` brings, and
-# the latest benchmark table (build/bench/report.md) if there is one.
-# To/Cc come from scripts/get_maintainer.pl (b4 prep --auto-to-cc), and
-# `b4 send -o` writes one mail per patch plus the cover letter, which
-# ci/send-check.sh then verifies.
+# SEND_TO (comma- or space-separated addresses) says where the series
+# goes: a downstream list, or stable@vger.kernel.org.  The patches go
+# onto a b4-managed branch (b4 prep) in a worktree of the stack's
+# repository, build/send-tree, each written as a stable backport: the
+# body opens with "commit <full id> upstream." (the id from upstream.tsv
+# for its Git-commit:), and ends with a Cc: of its upstream author(s)
+# (of the Git-commit and of each Also-contains:, from upstream.tsv) and
+# the sender's own Signed-off-by (`git config user.name`/`user.email` of
+# whoever runs this; patches/ never carries one).  Subjects are
+# [PATCH 5.10 nn/N].  The cover letter says what the stack is, its base,
+# what each group of `series` brings, and the latest benchmark table
+# (build/bench/report.md) if there is one; it goes To: SEND_TO, Cc:
+# linux-mm, and b4 Cc's it to every author as well.  `b4 send -o` writes
+# one mail per patch plus the cover letter, which ci/send-check.sh then
+# verifies.
 
 . "$(dirname "$0")/lib.sh"
 
 need git git
 need b4 b4
-need perl perl
+
+# Where the series goes; the list every mail is copied to.
+[ -n "${SEND_TO:-}" ] ||
+	die "no SEND_TO: name where the series goes, e.g. 'make send SEND_TO=stable@vger.kernel.org' (addresses separated by commas or spaces)"
+read -r -a send_to <<<"${SEND_TO//,/ }"
+[ ${#send_to[@]} -gt 0 ] || die "SEND_TO='$SEND_TO' names no address"
+for a in "${send_to[@]}"; do
+	[[ $a =~ ^[^@\<\>\"[:space:]]+@[^@\<\>\"[:space:]]+\.[^@\<\>\"[:space:]]+$ ]] ||
+		die "SEND_TO: '$a' is not a bare mail address (user@host, no name or <>)"
+done
+export SEND_TO
+list_cc=linux-mm@kvack.org
+
 lock_build
 
 sender_name=$(git -C "$TOP" config user.name || :)
 sender_email=$(git -C "$TOP" config user.email || :)
 [ -n "$sender_name" ] && [ -n "$sender_email" ] ||
 	die "no sender: set 'git config user.name' and 'git config user.email' (they sign off the mails)"
+upstream_load >&2 || die "upstream.tsv is missing or malformed (the lines above); make send takes the full ids and the authors from it"
 
 stack=$(stack_tree)
 [ -d "$stack" ] || die "$stack missing: run 'make apply' first"
@@ -86,9 +106,10 @@ cover=$work/cover
 	cat <<EOF
 mm510 carries the per-cpu page allocator and memory-cgroup work that
 landed upstream between v5.14 and v6.16 as a patch series on a pinned
-5.10.y release, for users who cannot leave 5.10.  This posting is for
-review of the backports: each patch names its upstream commit, release,
-lore link and author, and says how it differs from upstream.
+5.10.y release, for users who cannot leave 5.10.  Each patch is written
+as a 5.10 stable backport: it opens with the upstream commit it comes
+from ("commit <id> upstream."), names that commit's release, lore link
+and author, who is Cc'd, and says how it differs from upstream.
 
 Base: Linux $BASE_VERSION ($BASE_TAG), Debian's $BASE_FILE
 ($BASE_SRC_PACKAGE $BASE_SRC_VERSION, $BASE_SRC_SUITE), sha256
@@ -105,7 +126,51 @@ EOF
 	else
 		echo "None yet (no build/bench/report.md)."
 	fi
+	# The series' own recipients, as b4 reads them from the cover's
+	# last paragraph: To: SEND_TO, Cc: the list.
+	echo
+	printf 'To: %s\n' "${send_to[@]}"
+	echo "Cc: $list_cc"
 } >"$cover"
+
+# --- the mails' commit messages ----------------------------------------------------
+
+# backport_message COMMIT PATCH OUT: the commit message of COMMIT (the
+# stack's commit of patches/PATCH) as a stable backport: subject, then
+# "commit <full id> upstream." for a patch of an upstream release, the
+# message, and a Cc: of each upstream author and the sender's
+# Signed-off-by at the end of its trailer block.
+backport_message() {
+	local c=$1 p=$2 subj body pm hex a authors=() line=""
+	subj=$(git -C "$stack" log -1 --format=%s "$c")
+	body=$(git -C "$stack" log -1 --format=%b "$c")
+	pm=$(sed -n 's/^Patch-mainline: *//p' <<<"$body" | head -n 1)
+	if [[ $pm != Never,* ]]; then
+		hex=$(sed -n 's/^Git-commit: *//p' <<<"$body" | head -n 1)
+		if [ -n "$hex" ]; then
+			upstream_find "$hex" ||
+				die "patches/$p: Git-commit: $UP_WHY; make send needs its row for the 'commit <id> upstream.' line and the author's Cc"
+			line="commit $UP_ID upstream."
+			authors+=("${UP_AUTHOR[$UP_ID]}")
+		else
+			# Not yet upstream: no commit line; its author from the patch.
+			a=$(sed -n 's/^Upstream-author: *//p' <<<"$body" | head -n 1)
+			[ -z "$a" ] || authors+=("$a")
+		fi
+		while read -r hex; do
+			upstream_find "$hex" ||
+				die "patches/$p: Also-contains: $UP_WHY; make send needs its row for the author's Cc"
+			authors+=("${UP_AUTHOR[$UP_ID]}")
+		done < <(sed -n 's/^Also-contains: *\([0-9a-f]*\).*/\1/p' <<<"$body")
+	fi
+	{
+		printf '%s\n\n' "$subj"
+		[ -z "$line" ] || printf '%s\n\n' "$line"
+		printf '%s\n' "$body"
+		[ ${#authors[@]} -eq 0 ] || printf 'Cc: %s\n' "${authors[@]}" | awk '!seen[$0]++'
+		printf 'Signed-off-by: %s <%s>\n' "$sender_name" "$sender_email"
+	} >"$3"
+}
 
 # --- the b4 branch ------------------------------------------------------------------
 
@@ -117,26 +182,35 @@ else
 	git -C "$stack" worktree add -q --detach "$tree" "$base"
 fi
 # The b4 branch is made anew from the series each time: the stack's
-# commits, each with the sender's sign-off (on this branch only), then
-# enrolled with b4 on the base.
-git -C "$tree" checkout -q -B "b4/$name" "$base"
+# commits, same trees and authors, with the messages of
+# backport_message (on this branch only), then enrolled with b4 on the
+# base.
+mapfile -t commits < <(git -C "$stack" rev-list --reverse "$base..$STACK_BRANCH")
+[ ${#commits[@]} -eq ${#patches[@]} ] ||
+	die "branch $STACK_BRANCH has ${#commits[@]} commits on the base, series has ${#patches[@]} patches: run 'make apply'"
 export GIT_COMMITTER_NAME=$sender_name GIT_COMMITTER_EMAIL=$sender_email
-git -C "$tree" cherry-pick -s --allow-empty "$base..$STACK_BRANCH" >"$work/pick.log" 2>&1 || {
-	cat "$work/pick.log" >&2
-	git -C "$tree" cherry-pick --abort || :
-	die "could not put the stack onto b4/$name"
-}
+head=$base
+for i in "${!commits[@]}"; do
+	c=${commits[$i]}
+	backport_message "$c" "${patches[$i]}" "$work/msg"
+	head=$(GIT_AUTHOR_NAME=$(git -C "$stack" log -1 --format=%an "$c") \
+		GIT_AUTHOR_EMAIL=$(git -C "$stack" log -1 --format=%ae "$c") \
+		GIT_AUTHOR_DATE=$(git -C "$stack" log -1 --format=%ad --date=raw "$c") \
+		git -C "$stack" commit-tree "$c^{tree}" -p "$head" -F "$work/msg")
+done
+git -C "$tree" checkout -q -B "b4/$name" "$head"
 (cd "$tree" && b4 prep -e "$base") >"$work/prep.log" 2>&1 || {
 	cat "$work/prep.log" >&2
 	die "b4 prep -e $base failed"
 }
+# [PATCH 5.10 nn/N], as 5.10 stable backports are posted.
+(cd "$tree" && b4 prep --set-prefixes "${BASE_VERSION%.*}") >>"$work/prep.log" 2>&1 ||
+	{ cat "$work/prep.log" >&2; die "b4 prep --set-prefixes ${BASE_VERSION%.*} failed"; }
 # b4 opens the cover letter in an editor: ours writes the text made above.
 printf '#!/bin/sh\ncp %q "$1"\n' "$cover" >"$work/editor"
 chmod +x "$work/editor"
 (cd "$tree" && EDITOR=$work/editor GIT_EDITOR=$work/editor b4 prep --edit-cover) \
 	>>"$work/prep.log" 2>&1 || { cat "$work/prep.log" >&2; die "b4 prep --edit-cover failed"; }
-(cd "$tree" && b4 prep --auto-to-cc) >>"$work/prep.log" 2>&1 ||
-	{ cat "$work/prep.log" >&2; die "b4 prep --auto-to-cc failed"; }
 # Without a sendemail setup b4 would pick its web endpoint, which wants
 # signed mails; name an SMTP command that is never run (-o only writes).
 export GIT_CONFIG_COUNT=$((GIT_CONFIG_COUNT + 1))

@@ -425,11 +425,17 @@ t_missing_tool() {
 
 # gate_patch OUT SUBJECT SED [TRAILER]: a patch of mm/mmzone.c made by SED
 # on the file as the previous gate_patch left it (the base's at first),
-# with the provenance the gates want, less the TRAILER line named.
+# with the provenance the gates want, less the TRAILER line named, and
+# its row in the upstream.tsv of the project copy OUT is in (a made-up
+# commit id, the sha1 of SUBJECT; gate_id SUBJECT gives it).
 gate_patch() {
-	local out=$1 subject=$2 cur=$scratch/mmzone.c
+	local out=$1 subject=$2 cur=$scratch/mmzone.c id
+	id=$(gate_id "$subject")
 	[ -f "$cur" ] || git -C "$BASE_REPO" show "$BASE_TAG:mm/mmzone.c" >"$cur"
 	sed "$3" "$cur" >"$cur.new"
+	printf '%s\tv5.14-rc1\tTest Author <author@example.invalid>\t%s\t%s\t%s\n' "$id" \
+		20260101000000.1-1-author@example.invalid "$subject" "host test" \
+		>>"${out%/patches/*}/upstream.tsv"
 	{
 		grep -v "^${4:-NOTHING}:" <<EOF
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
@@ -443,7 +449,7 @@ Differences from upstream:
 None beyond context.
 
 Patch-mainline: v5.14-rc1
-Git-commit: 0123456789ab
+Git-commit: ${id:0:12}
 Upstream-author: Test Author <author@example.invalid>
 Link: https://lore.kernel.org/r/20260101000000.1-1-author@example.invalid
 ---
@@ -456,6 +462,10 @@ EOF
 		printf -- '-- \n2.39.5\n'
 	} >"$out"
 	mv "$cur.new" "$cur"
+}
+
+gate_id() {
+	printf '%s' "$1" | sha1sum | cut -c1-40
 }
 
 # gate_series PROJECT NAME...: put patches first in a copy's series.
@@ -503,6 +513,131 @@ t_gate_provenance() {
 		echo "the good patch did not pass"; return 1; }
 }
 
+# A patch of a project copy changed after gate_patch wrote it:
+# gate_edit PROJECT FILE SED edits the patch, gate_row PROJECT SUBJECT SED
+# the row of upstream.tsv that gate_patch added for SUBJECT.
+gate_edit() {
+	sed -i "$3" "$1/patches/$2"
+}
+gate_row() {
+	local id
+	id=$(gate_id "$2")
+	sed -i "/^$id\t/ $3" "$1/upstream.tsv"
+}
+
+# expect_verdict OUT FILE ok|fail [REASON]: the gate's line for FILE is
+# that verdict, and starts its reason with REASON (a fixed string).
+expect_verdict() {
+	local line
+	line=$(grep -E "^(not )?ok [0-9]+ provenance: $2 # " <<<"$1") || {
+		echo "no verdict for $2"; return 1; }
+	case $3 in
+	ok)	[[ $line == ok\ * ]] || { echo "expected $2 to pass: $line"; return 1; } ;;
+	fail)	[[ $line == "not ok "*" # fail: $4"* ]] || {
+			echo "expected $2 to fail with: $4"; echo "got: $line"; return 1; } ;;
+	esac
+}
+
+t_gate_provenance_table() {
+	# Each patch disagrees with its row of upstream.tsv in one fact; the
+	# good ones (one with a posting, one whose row has none) pass.
+	local p out rc=0 f s
+	local -a names=(good good-no-posting wrong-author lore-search release-vs-name
+		release-vs-table subject-vs-table unknown-commit fixes-not-in-table
+		fixes-subject also-contains-subject no-posting-but-link)
+	p=$(project_copy)
+	rm -f "$scratch/mmzone.c"
+	for s in "${names[@]}"; do
+		f=0001-v5.14-mm-gate-test-$s.patch
+		[ "$s" != release-vs-name ] || f=0001-v5.15-mm-gate-test-$s.patch
+		gate_patch "$p/patches/$f" "mm: gate test $s" \
+			"/^#include <linux\/mmzone.h>\$/a /* $s */"
+		gate_series "$p" "$f"
+	done
+	local good=0001-v5.14-mm-gate-test-good.patch gid
+	gid=$(gate_id "mm: gate test good")
+	gate_row "$p" "mm: gate test good-no-posting" 's/\t20260101[^\t]*\t/\t-\t/'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-good-no-posting.patch \
+		's|^Link: .*|Link: none, posted only as a pull request|'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-wrong-author.patch \
+		's/^Upstream-author: .*/Upstream-author: Other Author <other@example.invalid>/'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-lore-search.patch \
+		's|^Link: .*|Link: https://lore.kernel.org/all/?q=s%3A%22mm%3A%20gate%20test%22|'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-release-vs-table.patch \
+		's/^Patch-mainline: .*/Patch-mainline: v5.14/'
+	gate_row "$p" "mm: gate test subject-vs-table" \
+		's/\tmm: gate test subject-vs-table\t/\tmm: gate test subject as upstream has it\t/'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-unknown-commit.patch \
+		's/^Git-commit: .*/Git-commit: ffffffffffff/'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-fixes-not-in-table.patch \
+		'/^Link: /a Fixes: 0123456789ab ("mm: a commit the table lacks")'
+	gate_edit "$p" 0001-v5.14-mm-gate-test-fixes-subject.patch \
+		"/^Link: /a Fixes: ${gid:0:12} (\"mm: gate test not good\")"
+	gate_edit "$p" 0001-v5.14-mm-gate-test-also-contains-subject.patch \
+		"/^Link: /a Also-contains: ${gid:0:12} (\"mm: gate test not good\")"
+	gate_row "$p" "mm: gate test no-posting-but-link" 's/\t20260101[^\t]*\t/\t-\t/'
+	# A Fixes: and an Also-contains: that agree with the table pass.
+	gate_edit "$p" "$good" "/^Link: /a Also-contains: $gid (\"mm: gate test good\")"
+	gate_edit "$p" "$good" "/^Link: /a Fixes: ${gid:0:16} (\"mm: gate test good\")"
+	out=$(env BUILD="$scratch/build-gpt" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance 2>&1) || rc=$?
+	grep -F 'gate-test' <<<"$out" | cut -c1-220
+	[ "$rc" -ne 0 ] || { echo "the provenance gate passed"; return 1; }
+	expect_verdict "$out" "$good" ok
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-good-no-posting.patch ok
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-wrong-author.patch fail \
+		"Upstream-author: is 'Other Author <other@example.invalid>', upstream.tsv has 'Test Author <author@example.invalid>'"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-lore-search.patch fail \
+		"'Link: https://lore.kernel.org/all/?q=s%3A%22mm%3A%20gate%20test%22' is a lore search, not the posting"
+	expect_verdict "$out" 0001-v5.15-mm-gate-test-release-vs-name.patch fail \
+		"file name says 'v5.15', Patch-mainline: says v5.14"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-release-vs-table.patch fail \
+		"Patch-mainline: is v5.14, upstream.tsv says v5.14-rc1"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-subject-vs-table.patch fail \
+		"Subject: is 'mm: gate test subject-vs-table', upstream.tsv has 'mm: gate test subject as upstream has it'"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-unknown-commit.patch fail \
+		"Git-commit: ffffffffffff is not in upstream.tsv"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-fixes-not-in-table.patch fail \
+		"Fixes: 0123456789ab is not in upstream.tsv"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-fixes-subject.patch fail \
+		"Fixes: ${gid:0:12} (\"mm: gate test not good\"): upstream.tsv has the subject 'mm: gate test good'"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-also-contains-subject.patch fail \
+		"Also-contains: ${gid:0:12} (\"mm: gate test not good\"): upstream.tsv has the subject 'mm: gate test good'"
+	expect_verdict "$out" 0001-v5.14-mm-gate-test-no-posting-but-link.patch fail \
+		"upstream.tsv names no posting of"
+	expect_verdict "$out" 9901-mm510-add-localversion.patch ok
+}
+
+t_gate_provenance_tsv() {
+	# A malformed table fails the gate on its own line, naming the line.
+	local p out rc=0 id
+	p=$(project_copy)
+	id=$(gate_id x)
+	printf '%s\tv5.14-rc1\tA <a@example.invalid>\t-\tmm: x\tsource\n' "$id" >>"$p/upstream.tsv"
+	printf '%s\tv5.14-rc1\tA <a@example.invalid>\t-\tmm: x again\tsource\n' "$id" >>"$p/upstream.tsv"
+	out=$(env BUILD="$scratch/build-gpt2" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance 2>&1) || rc=$?
+	echo "$out" | cut -c1-200
+	[ "$rc" -ne 0 ] || { echo "the provenance gate passed"; return 1; }
+	local n
+	n=$(wc -l <"$p/upstream.tsv")
+	grep -qF "not ok 1 provenance: upstream.tsv # fail: upstream.tsv:$n: commit $id is already on line $((n - 1))" <<<"$out" || {
+		echo "no failure naming the duplicate's line"; return 1; }
+	sed -i '$d' "$p/upstream.tsv"
+	printf '%s\tv5.14\tA <a@example.invalid>\t-\tmm: x again\n' "$(gate_id y)" >>"$p/upstream.tsv"
+	expect_fail "upstream.tsv:$n: 5 columns, expected 6" env BUILD="$scratch/build-gpt2" \
+		BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance
+	sed -i '$d' "$p/upstream.tsv"
+	printf '%s\t5.14\tA <a@example.invalid>\t-\tmm: y\tsource\n' "$(gate_id y | cut -c1-39)G" >>"$p/upstream.tsv"
+	expect_fail "upstream.tsv:$n: commit '$(gate_id y | cut -c1-39)G' is not 40 lower-case hex digits" \
+		env BUILD="$scratch/build-gpt2" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance
+	sed -i '$d' "$p/upstream.tsv"
+	printf '%s\t5.14\tA <a@example.invalid>\t-\tmm: y\tsource\n' "$(gate_id y)" >>"$p/upstream.tsv"
+	expect_fail "upstream.tsv:$n: release '5.14' is not vX.Y or vX.Y-rcN" \
+		env BUILD="$scratch/build-gpt2" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance
+	rm "$p/upstream.tsv"
+	expect_fail "upstream.tsv: missing" env BUILD="$scratch/build-gpt2" \
+		BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance
+}
+
 # One run of the build gate on a series that breaks mm/mmzone.o at its
 # first patch, mends it at the second and adds a sparse warning at the
 # third.  Its build folder stays (prepared objects, ccache), so a later
@@ -542,6 +677,154 @@ t_gate_sparse_warning() {
 	grep -E 'gate-test' "$scratch/gate-build.out" | cut -c1-200
 	grep -q '^not ok [0-9]* build W=1 C=1: 0003-v5.14-mm-gate-test-sparse.patch # fail: 1 new warning(s) in mm/mmzone.o: .*plain integer as NULL pointer (sparse)' \
 		"$scratch/gate-build.out" || { echo "the new sparse warning was not caught"; return 1; }
+}
+
+# --- make send's mails (ci/send-check.sh), on canned mails --------------------
+
+# send_rows: the upstream.tsv rows of send_mails' posting.
+send_rows() {
+	printf '%s\tv5.14-rc1\tAlice Author <alice@example.invalid>\t20260101000000.1-1-alice@example.invalid\tmm: the backported change\thost test\n' \
+		"$(gate_id send-a)"
+	printf '%s\tv5.15\tBob Builder <bob@example.invalid>\t-\tmm: the folded-in fix\thost test\n' \
+		"$(gate_id send-b)"
+}
+
+# send_mails DIR: a canned posting of two patches as make send writes it
+# (b4 send -o, the author in an in-body From: as b4 writes it when the
+# sender is someone else): a cover letter, a backport of an upstream
+# commit that folds in a second one, and a Patch-mainline: Never patch.
+send_mails() {
+	local d=$1 a b id='<20260101-b4-mm510-v1-N-0123456789ab@example.invalid>'
+	a=$(gate_id send-a)
+	b=$(gate_id send-b)
+	mkdir -p "$d"
+	cat >"$d/0000-cover.eml" <<EOF
+From: Sam Sender <sam@example.invalid>
+Subject: [PATCH 5.10 0/2] mm510: mm scalability backports for Linux
+ 5.10.262
+Date: Thu, 01 Jan 2026 00:00:00 +0000
+Message-Id: ${id/N/0}
+To: stable@vger.kernel.org, downstream@example.invalid
+Cc: linux-mm@kvack.org, Alice Author <alice@example.invalid>, 
+ Bob Builder <bob@example.invalid>, Sam Sender <sam@example.invalid>
+
+The cover letter.
+EOF
+	cat >"$d/0001-mm-the-backported-change.eml" <<EOF
+From: Sam Sender <sam@example.invalid>
+Date: Thu, 01 Jan 2026 00:00:01 +0000
+Subject: [PATCH 5.10 1/2] mm: the backported change
+Message-Id: ${id/N/1}
+References: ${id/N/0}
+In-Reply-To: ${id/N/0}
+To: stable@vger.kernel.org, downstream@example.invalid
+Cc: linux-mm@kvack.org, Alice Author <alice@example.invalid>, 
+ Bob Builder <bob@example.invalid>, Sam Sender <sam@example.invalid>
+
+From: $IDENTITY
+
+commit $a upstream.
+
+What the change does.
+
+Differences from upstream:
+None beyond context.
+
+Patch-mainline: v5.14-rc1
+Git-commit: ${a:0:12}
+Upstream-author: Alice Author <alice@example.invalid>
+Link: https://lore.kernel.org/r/20260101000000.1-1-alice@example.invalid
+Also-contains: ${b:0:12} ("mm: the folded-in fix")
+Cc: Alice Author <alice@example.invalid>
+Cc: Bob Builder <bob@example.invalid>
+Signed-off-by: Sam Sender <sam@example.invalid>
+---
+ mm/mmzone.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/mm/mmzone.c b/mm/mmzone.c
+EOF
+	cat >"$d/0002-mm510-add-localversion-mm510.eml" <<EOF
+From: Sam Sender <sam@example.invalid>
+Date: Thu, 01 Jan 2026 00:00:02 +0000
+Subject: [PATCH 5.10 2/2] mm510: add localversion-mm510
+Message-Id: ${id/N/2}
+References: ${id/N/0}
+In-Reply-To: ${id/N/0}
+To: stable@vger.kernel.org, downstream@example.invalid
+Cc: linux-mm@kvack.org, Sam Sender <sam@example.invalid>
+
+From: $IDENTITY
+
+Name the stack in the kernel release string.
+
+Differences from upstream:
+Not an upstream change; it exists only in this stack.
+
+Patch-mainline: Never, stack-local marker
+Signed-off-by: Sam Sender <sam@example.invalid>
+---
+ localversion-mm510 | 1 +
+EOF
+}
+
+# send_check PROJECT DIR: the project copy's send-check.sh on DIR.
+send_check() {
+	SEND_TO="stable@vger.kernel.org, downstream@example.invalid" \
+		"$1/ci/send-check.sh" "$2" 2 "Sam Sender <sam@example.invalid>"
+}
+
+t_send_check() {
+	local p d=$scratch/send m1=0001-mm-the-backported-change.eml
+	local m2=0002-mm510-add-localversion-mm510.eml a
+	p=$(project_copy)
+	send_rows >>"$p/upstream.tsv"
+	a=$(gate_id send-a)
+	send_mails "$d/good"
+	send_check "$p" "$d/good" || { echo "a correct posting failed the check"; return 1; }
+	# No "commit <id> upstream." line.
+	send_mails "$d/no-commit-line"
+	sed -i '/^commit [0-9a-f]* upstream\.$/,+1d' "$d/no-commit-line/$m1"
+	expect_fail "$m1: the message opens with 'What the change does.', not 'commit $a upstream.'" \
+		send_check "$p" "$d/no-commit-line"
+	# The line with an id that is not the patch's Git-commit.
+	send_mails "$d/wrong-id"
+	sed -i "s/^commit [0-9a-f]* upstream\.\$/commit $(gate_id send-b) upstream./" "$d/wrong-id/$m1"
+	expect_fail "not 'commit $a upstream.'" send_check "$p" "$d/wrong-id"
+	# The author of the folded-in commit not in the patch's Cc:.
+	send_mails "$d/no-author-cc"
+	sed -i '/^Cc: linux-mm/,/^$/ s/Bob Builder <bob@example.invalid>, //' "$d/no-author-cc/$m1"
+	expect_fail "$m1: Cc: lacks Bob Builder <bob@example.invalid> (upstream author)" \
+		send_check "$p" "$d/no-author-cc"
+	# No linux-mm, and the cover without an author.
+	send_mails "$d/no-list"
+	sed -i 's/^Cc: linux-mm@kvack.org, /Cc: /' "$d/no-list/$m1"
+	sed -i 's/Alice Author <alice@example.invalid>, //' "$d/no-list/0000-cover.eml"
+	expect_fail "$m1: Cc: lacks linux-mm@kvack.org" send_check "$p" "$d/no-list"
+	expect_fail "0000-cover.eml: Cc: lacks alice@example.invalid" send_check "$p" "$d/no-list"
+	# Subjects without the 5.10 prefix, To: other than SEND_TO.
+	send_mails "$d/prefix"
+	sed -i 's/^Subject: \[PATCH 5.10 /Subject: [PATCH /' "$d/prefix/$m1"
+	expect_fail "$m1: subject '[PATCH 1/2] mm: the backported change' is not [PATCH 5.10 nn/2]" \
+		send_check "$p" "$d/prefix"
+	send_mails "$d/to"
+	sed -i 's/^To: .*/To: stable@vger.kernel.org/' "$d/to/$m2"
+	expect_fail "$m2: To: is 'stable@vger.kernel.org', not SEND_TO's 'downstream@example.invalid stable@vger.kernel.org'" \
+		send_check "$p" "$d/to"
+	# A second sign-off; a Never patch with a commit line.
+	send_mails "$d/sob"
+	sed -i '/^Signed-off-by: /i Signed-off-by: Alice Author <alice@example.invalid>' "$d/sob/$m1"
+	sed -i "/^Name the stack/i commit $a upstream.\n" "$d/sob/$m2"
+	expect_fail "$m1: sign-offs are 'Signed-off-by: Alice Author <alice@example.invalid>; Signed-off-by: Sam Sender <sam@example.invalid>'" \
+		send_check "$p" "$d/sob"
+	expect_fail "$m2: a Patch-mainline: Never patch opens with 'commit $a upstream.'" \
+		send_check "$p" "$d/sob"
+	# A Git-commit: the table does not have.
+	send_mails "$d/unknown"
+	sed -i 's/^Git-commit: .*/Git-commit: ffffffffffff/' "$d/unknown/$m1"
+	expect_fail "$m1: Git-commit: ffffffffffff is not in upstream.tsv" send_check "$p" "$d/unknown"
+	expect_fail "no SEND_TO" env -u SEND_TO "$p/ci/send-check.sh" "$d/good" 2 \
+		"Sam Sender <sam@example.invalid>"
 }
 
 # --- cases needing a built default kernel -----------------------------------
@@ -730,8 +1013,11 @@ pre)
 	run_case "boot: missing tool names its package" t_missing_tool
 	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
 	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance
+	run_case "gates: provenance checks each patch against upstream.tsv" t_gate_provenance_table
+	run_case "gates: a malformed upstream.tsv fails provenance, naming its line" t_gate_provenance_tsv
 	run_case "gates: build broken mid-series fails that patch" t_gate_build_breaks
 	run_case "gates: new sparse warning fails its patch" t_gate_sparse_warning
+	run_case "send: send-check.sh on canned mails of a 5.10 backport posting" t_send_check
 	;;
 guest)
 	run_case "boot: guest panics" t_guest_panics
