@@ -24,8 +24,8 @@
  * the per-cpu charge stock) once they are freed.  The bulk allocator's
  * fast path does not charge; 0137 (Shakeel Butt's 8dcb3060d81d) sends
  * __GFP_ACCOUNT requests to the single page allocator, which does.
- * Checked once without 0137: memory.current grew by a few pages for the
- * 1024 allocated, and the test failed.
+ * Checked once without 0137: memory.current grew by 0 bytes for the 1024
+ * pages held, and the test failed.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,11 +12,14 @@
  * accounted objects of OBJ_SIZE bytes through tools/modules/kmalloc_cg.ko
  * and frees them, so that CPU 1's object stock holds C's objcg and a page
  * of pre-charged bytes; nothing else is charged to C.  The task leaves C
- * and exits, CPU 1 goes offline, and C is removed.  P's memory.current
- * must fall to 0: CPU 1's object stock has to hand its page back to the
- * cgroup and drop its objcg, whose release returns any sub-page rest.
- * Then CPU 1 comes back.  The kmalloc_cg and cgroup files are opened once
- * from the root first, so that no dentry the test makes is charged to C.
+ * and exits, CPU 1 goes offline, and C is removed.  Charges from another
+ * cgroup on CPU 0 make CPU 0's stocks let go of C (see release_stocks()),
+ * so that C and its per-cpu memory (charged to P) can be freed.  P's
+ * memory.current must then fall to 0 within SETTLE_S: CPU 1's object
+ * stock has to hand its page back to the cgroup and drop its objcg, whose
+ * release returns any sub-page rest.  Then CPU 1 comes back.  The
+ * kmalloc_cg and cgroup files are looked up once from the root first, so
+ * that no dentry the test makes is charged to C.
  *
  * Checked once without 0307: P's memory.current stayed at 4096 bytes,
  * the dead CPU's pre-charged page, and the test failed.  Skips without
@@ -27,6 +30,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,6 +40,7 @@
 #define MOD		"kmalloc_cg"
 #define PARENT		CG_ROOT "/mm510-objstock-offline"
 #define CHILD		PARENT "/c"
+#define OTHER		CG_ROOT "/mm510-objstock-other"
 #define CPU		1
 #define OBJ_SIZE	64
 #define OBJS		32
@@ -77,6 +82,65 @@ static int charge_on_cpu(void)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * CPU 0's stocks may keep C, or its objcg, cached after C is gone: a page
+ * stock keeps a reference on the last memcg that charged on its CPU even
+ * with no pages (and drain_all_stock() skips it), which keeps C and its
+ * per-cpu memory, charged to P, alive; and an object freed late on CPU 0
+ * (a file of the task, freed after an RCU grace period) puts C's objcg
+ * back into CPU 0's object stock.  Both let go when another cgroup
+ * charges on CPU 0: a task in OTHER maps a page there (a vm_area_struct,
+ * accounted slab, and the page itself).
+ */
+static int release_stocks(void)
+{
+	int status;
+	pid_t pid;
+
+	if (mmt_cg_create(OTHER))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		char *p;
+
+		if (pin(0) || mmt_cg_enter(OTHER))
+			_exit(1);
+		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		p[0] = 1;
+		munmap(p, 4096);
+		_exit(mmt_cg_enter(CG_ROOT) ? 1 : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		mmt_log("the task charging %s failed", OTHER);
+		return -1;
+	}
+	return mmt_cg_destroy(OTHER);
+}
+
+/* The non-zero lines of a cgroup's memory.stat, to say what is charged. */
+static void log_stat(const char *cg)
+{
+	char path[256], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, " 0\n"))
+			continue;
+		mmt_log("%s: %s", cg, strtok(line, "\n"));
+	}
+	fclose(f);
 }
 
 /* Look the files up once, from the root, so their dentries exist. */
@@ -124,8 +188,9 @@ int main(void)
 
 	if (charge_on_cpu())
 		goto out;
-	mmt_log("after %d objects of %d bytes on CPU %d: P memory.current %lld",
-		OBJS, OBJ_SIZE, CPU, mmt_cg_read_ll(PARENT, "memory.current"));
+	mmt_log("after %d objects of %d bytes on CPU %d: P memory.current %lld, C %lld",
+		OBJS, OBJ_SIZE, CPU, mmt_cg_read_ll(PARENT, "memory.current"),
+		mmt_cg_read_ll(CHILD, "memory.current"));
 
 	if (mmt_cpu_set_online(CPU, 0))
 		goto out;
@@ -134,16 +199,24 @@ int main(void)
 		goto out;
 	made = 1;
 
-	/* The removal drains the other stocks, but asynchronously. */
+	/*
+	 * What the task freed through RCU (its files) may be freed later,
+	 * on CPU 0, and cached again in CPU 0's object stock: flush CPU 0's
+	 * stocks until that has happened.
+	 */
 	end = mmt_now() + SETTLE_S;
 	do {
+		if (release_stocks())
+			goto out;
 		current = mmt_cg_read_ll(PARENT, "memory.current");
 		if (current == 0)
 			break;
-		usleep(100000);
+		usleep(200000);
 	} while (mmt_now() < end);
 	mmt_log("CPU %d offline, C removed: P memory.current %lld", CPU,
 		current);
+	if (current)
+		log_stat(PARENT);
 	if (!mmt_check(current == 0,
 		       "P's memory.current stays at %lld bytes: the dead CPU's object stock kept its charge",
 		       current))
