@@ -91,10 +91,25 @@ gate_series() {
 		grep -q '^+++ b/localversion-' "$TOP/patches/$last" 2>/dev/null ||
 			problems+=("the last patch, $last, does not add a localversion file")
 	fi
+	# Numbers ascend through the series, except for an entry whose
+	# comment block just above has a "# Out of order: <why>" line: it is
+	# left out of the comparison (and its reason must be given).
+	local line why=0 ooo=()
+	while IFS= read -r line; do
+		case $line in
+		'# Out of order:'?*) why=1 ;;
+		'#'*) ;;
+		'') why=0 ;;
+		*)	[ "$why" = 1 ] && ooo+=("${line%%[[:space:]]*}")
+			why=0 ;;
+		esac
+	done <"$series"
 	for p in "${patches[@]}"; do
 		num=${p%%-*}
 		[[ $num =~ ^[0-9]{4}$ ]] || { problems+=("$p: name does not start with NNNN-"); continue; }
-		[ $((10#$num)) -gt "$prev" ] || warns+=("$p is not after its predecessor in number order")
+		printf '%s\n' "${ooo[@]}" | grep -qxF "$p" && continue
+		[ $((10#$num)) -gt "$prev" ] ||
+			warns+=("$p is not after its predecessor in number order (say why on a '# Out of order:' line above it)")
 		prev=$((10#$num))
 	done
 	{
@@ -207,19 +222,24 @@ provenance_of() {
 	     END { exit !t }' <<<"$msg" ||
 		echo "fail: no non-empty 'Differences from upstream:' paragraph"
 	# Also-contains: and Fixes: name commits of upstream.tsv, with
-	# their upstream subjects.
+	# their upstream subjects (optional for Also-contains:, whose line
+	# checkpatch would find too long with it: the table has it).
 	local tag hex subj
 	while IFS= read -r line; do
-		if [[ ! $line =~ ^(Also-contains|Fixes):\ ([0-9a-f]{12,40})\ \(\"(.+)\"\)$ ]]; then
+		if [[ $line =~ ^(Also-contains):\ ([0-9a-f]{12,40})$ ]]; then
+			subj=
+		elif [[ $line =~ ^(Also-contains|Fixes):\ ([0-9a-f]{12,40})\ \(\"(.+)\"\)$ ]]; then
+			subj=${BASH_REMATCH[3]}
+		else
 			# A malformed Fixes: failed above already.
 			[[ $line =~ ^[Ff][Ii][Xx][Ee][Ss]: ]] ||
-				echo "fail: '$line' is not 'Also-contains: <12+ hex> (\"subject\")'"
+				echo "fail: '$line' is not 'Also-contains: <12+ hex> [(\"subject\")]'"
 			continue
 		fi
-		tag=${BASH_REMATCH[1]} hex=${BASH_REMATCH[2]} subj=${BASH_REMATCH[3]}
+		tag=${BASH_REMATCH[1]} hex=${BASH_REMATCH[2]}
 		if ! upstream_find "$hex"; then
 			echo "fail: $tag: $UP_WHY"
-		elif [ "$subj" != "${UP_SUBJECT[$UP_ID]}" ]; then
+		elif [ -n "$subj" ] && [ "$subj" != "${UP_SUBJECT[$UP_ID]}" ]; then
 			echo "fail: $tag: $hex (\"$subj\"): upstream.tsv has the subject '${UP_SUBJECT[$UP_ID]}'"
 		fi
 	done < <(grep -iE '^(Also-contains|Fixes):' <<<"$msg" || :)
