@@ -28,6 +28,11 @@
  * 4. Nothing is lost: with everything unmapped and B online, the free
  *    pages (zones plus per-cpu lists) are back within FREE_SLACK of the
  *    start.
+ * 5. The zone emptied and refilled (zone_pcp_reset() and
+ *    setup_zone_pageset() as 0102-0105 and 0121 leave them): with every
+ *    movable block of node N offline, the zone lists no pagesets; once
+ *    they are online again, its new pagesets have exactly the high and
+ *    batch they had at the start.
  *
  * Checked once against kernels without the fixes: with 0138 reverted,
  * step 2 fails (pgfree grew by 23 while 32477 pages were migrated out of
@@ -63,6 +68,7 @@
 #define FREE_SLACK	1024
 /* Pages of B this test's memory must cover before B is offlined. */
 #define MIN_IN_BLOCK	4096
+#define MAX_BLOCKS	16
 
 struct block {
 	char name[32];		/* memoryNNN */
@@ -77,7 +83,7 @@ static int block_file(const struct block *b, const char *file, char *buf,
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), MEM_SYS "/%s/%s", b->name, file);
+	snprintf(path, sizeof(path), MEM_SYS "/%.31s/%s", b->name, file);
 	return mmt_read_file(path, buf, size) < 0 ? -1 : 0;
 }
 
@@ -85,7 +91,7 @@ static int block_set(const struct block *b, const char *state)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), MEM_SYS "/%s/state", b->name);
+	snprintf(path, sizeof(path), MEM_SYS "/%.31s/state", b->name);
 	return mmt_write_file(path, state);
 }
 
@@ -120,9 +126,13 @@ static int block_node(const char *name)
 	return node;
 }
 
-/* The first online memory block that is in ZONE_MOVABLE. */
-static int find_movable_block(struct block *b)
+/*
+ * The online memory blocks that are in ZONE_MOVABLE, up to @max; the
+ * first of them is B.  Returns how many were found, or -1.
+ */
+static int find_movable_blocks(struct block *blocks, int max)
 {
+	struct block *b = blocks;
 	struct dirent *d;
 	char buf[64];
 	DIR *dir;
@@ -134,7 +144,7 @@ static int find_movable_block(struct block *b)
 	dir = opendir(MEM_SYS);
 	if (!dir)
 		return -1;
-	while (!found && (d = readdir(dir))) {
+	while (found < max && (d = readdir(dir))) {
 		if (strncmp(d->d_name, "memory", 6) ||
 		    d->d_name[6] < '0' || d->d_name[6] > '9')
 			continue;
@@ -148,7 +158,10 @@ static int find_movable_block(struct block *b)
 		b->start_pfn = strtoul(buf, NULL, 16) * block_pages;
 		b->nr_pages = block_pages;
 		b->node = block_node(b->name);
-		found = b->node >= 0;
+		if (b->node < 0 || (found && b->node != blocks[0].node))
+			continue;
+		found++;
+		b = &blocks[found < max ? found : max - 1];
 	}
 	closedir(dir);
 	return found;
@@ -508,22 +521,61 @@ out:
 	return ret;
 }
 
+/*
+ * Step 5: every block of the movable zone offline, so the zone is empty
+ * and its pagesets are freed (zone_pcp_reset()), then online again: the
+ * new pagesets must get the zone's limits, not keep the boot ones.
+ */
+static int step_emptied(struct block *blocks, int n,
+			const struct mmt_pcp *before, int ncpu)
+{
+	struct mmt_pcp now[MAX_CPUS];
+	int i, ret = 1, got;
+
+	for (i = 0; i < n; i++) {
+		if (!mmt_check(!block_set(&blocks[i], "offline"),
+			       "%s did not go offline", blocks[i].name))
+			ret = 0;
+	}
+	got = mmt_zone_pagesets(blocks[0].node, "Movable", now, MAX_CPUS);
+	if (ret && !mmt_check(got == 0,
+			      "node %d's movable zone still lists %d pagesets with all %d blocks offline",
+			      blocks[0].node, got, n))
+		ret = 0;
+	for (i = 0; i < n; i++) {
+		if (!block_is(&blocks[i], "online") &&
+		    !mmt_check(!block_set(&blocks[i], "online_movable"),
+			       "%s did not come back online", blocks[i].name))
+			ret = 0;
+	}
+	if (!ret)
+		return 0;
+	got = movable_pagesets(&blocks[0], now);
+	if (!mmt_check(got == ncpu && pagesets_equal(before, now, got),
+		       "the movable zone's pagesets after it was emptied and onlined again differ from before"))
+		return 0;
+	mmt_log("all %d blocks of the movable zone offline and online again: pagesets as before",
+		n);
+	return 1;
+}
+
 int main(void)
 {
 	struct mmt_pcp before[MAX_CPUS];
 	long long free_start, free_end;
 	int ncpu, found, ret = KSFT_FAIL;
-	struct block b;
+	struct block blocks[MAX_BLOCKS], b;
 
-	found = find_movable_block(&b);
+	found = find_movable_blocks(blocks, MAX_BLOCKS);
 	if (found < 0)
 		return KSFT_FAIL;
 	if (!found) {
 		mmt_log("SKIP: no online memory block in ZONE_MOVABLE (boot with a hot-pluggable DIMM and memhp_default_state=online_movable: the memhp scenario)");
 		return KSFT_SKIP;
 	}
-	mmt_log("%s: node %d, pfn %#lx, %lu pages", b.name, b.node,
-		b.start_pfn, b.nr_pages);
+	b = blocks[0];
+	mmt_log("%s: node %d, pfn %#lx, %lu pages; %d movable block(s) on the node",
+		b.name, b.node, b.start_pfn, b.nr_pages, found);
 	ncpu = movable_pagesets(&b, before);
 	if (ncpu <= 0 || !mmt_check(pagesets_live(before, ncpu),
 				    "pagesets of the movable zone not live at the start"))
@@ -535,7 +587,8 @@ int main(void)
 		return KSFT_FAIL;
 
 	if (!step_pinned(&b, before, ncpu) || !step_counted(&b, before, ncpu) ||
-	    !step_loaded(&b, mmt_stress_pick(2, 20)))
+	    !step_loaded(&b, mmt_stress_pick(2, 20)) ||
+	    !step_emptied(blocks, found, before, ncpu))
 		goto out;
 
 	mmt_drop_caches();
@@ -548,7 +601,9 @@ int main(void)
 		goto out;
 	ret = KSFT_PASS;
 out:
-	if (!block_is(&b, "online"))
-		block_set(&b, "online_movable");
+	for (found--; found >= 0; found--) {
+		if (!block_is(&blocks[found], "online"))
+			block_set(&blocks[found], "online_movable");
+	}
 	return ret;
 }
