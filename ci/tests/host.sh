@@ -492,6 +492,23 @@ t_gate_checkpatch() {
 		echo "the good patch did not pass"; return 1; }
 }
 
+# The series gate: an entry out of number order draws a warning unless
+# a "# Out of order: <why>" line in the comment block above it says why.
+t_gate_series_order() {
+	local p out
+	p=$(project_copy)
+	grep -q '^# Out of order:' "$p/series" || { echo "series has no Out of order: line"; return 1; }
+	out=$(env BUILD="$scratch/build-gso" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1)
+	echo "$out" | head -n 1 | cut -c1-160
+	grep -q '^ok 1 series: files and entries # pass:' <<<"$out" || {
+		echo "the annotated series did not pass"; return 1; }
+	sed -i '/^# Out of order:/d' "$p/series"
+	out=$(env BUILD="$scratch/build-gso" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1)
+	echo "$out" | head -n 1 | cut -c1-160
+	grep -q "^ok 1 series: files and entries # warn: .* is not after its predecessor in number order" <<<"$out" || {
+		echo "no warning without the Out of order: line"; return 1; }
+}
+
 t_gate_provenance() {
 	local p out rc=0 nolink=0001-v5.14-mm-gate-test-no-link.patch
 	local nocommit=0002-v5.14-mm-gate-test-no-git-commit.patch
@@ -1011,6 +1028,7 @@ pre)
 	run_case "base: build folder's disk full" t_full_disk_build
 	run_case "fetch: cache disk full" t_full_disk_cache
 	run_case "boot: missing tool names its package" t_missing_tool
+	run_case "gates: an out-of-order series entry must say why" t_gate_series_order
 	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
 	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance
 	run_case "gates: provenance checks each patch against upstream.tsv" t_gate_provenance_table
