@@ -106,6 +106,10 @@ for sc in $(scenario_names check); do
 done
 
 if [ "${MM510_FULL:-}" = 1 ]; then
+	log=$logdir/check-host-full.log
+	"$TOP/ci/tests/host.sh" full >"$log" 2>&1 || :
+	tap "host: " "$log"
+	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (full)" fail "did not finish" "$log"
 	gates gates-full build cocci
 	for sc in $(scenario_names full); do
 		scenario_load "$sc"

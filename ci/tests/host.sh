@@ -7,6 +7,8 @@
 #                  (the review-gate cases build one small object in
 #                  BUILD/hosttest-gates, kept between runs)
 #   host.sh guest  cases that need a built default kernel
+#   host.sh full   cases of make check-full's gates and of make rebase
+#                  (minutes of compiling and extracting; not in make check)
 #   HOST_CASES=<regex> host.sh ...   only the cases whose function matches
 #
 # Each case runs the real ci/ scripts in a scratch BUILD/CACHE_DIR (and a
@@ -35,9 +37,10 @@ base_tag=$(git -C "$BASE_REPO" rev-parse "$BASE_TAG^{commit}")
 # run_case NAME FUNCTION: one TAP line; the case's output as diagnostics.
 # HOST_CASES=<regex> runs only the cases whose function matches.
 run_case() {
-	local name=$1 out rc=0
+	local name=$1 out rc=0 t0
 	[[ "$2" =~ ${HOST_CASES:-.} ]] || return 0
 	n=$((n + 1))
+	t0=$SECONDS
 	# In the background, so that errexit holds inside the case (it is
 	# switched off for anything run on the left of ||).
 	("$2") >"$scratch/case.out" 2>&1 &
@@ -53,6 +56,7 @@ run_case() {
 		failed=$((failed + 1))
 	fi
 	echo "$out" | sed 's/^/# /'
+	echo "# $2 took $((SECONDS - t0)) s"
 }
 
 # expect_fail "what the message must say" CMD...: the command must fail
@@ -860,7 +864,8 @@ t_build_interrupted() {
 	# SIGTERM to the process group (a CI job cancelled; SIGINT would be
 	# ignored by a background job) while the kernel's make runs; a
 	# second run completes and leaves a kernel and an initramfs.
-	local obj=$BUILD/obj/stack-guest+mm start pid rc=0 i tmp_before tmp_after
+	local obj start pid rc=0 i tmp_before tmp_after
+	obj=$BUILD/obj/stack-$(. "$TOP/ci/scenario.sh"; scenario_load default; echo "$SC_KEY")
 	[ -f "$obj/arch/x86/boot/bzImage" ] || { echo "no default kernel built"; return 1; }
 	# Another build of this folder may hold its own temporary folder.
 	tmp_before=$(ls -d "$BUILD"/.config.* 2>/dev/null || :)
@@ -1023,8 +1028,6 @@ pre)
 	run_case "apply: KERNEL_TREE has the stack's branch" t_kernel_tree_branch_exists
 	run_case "apply: two runs on one build folder wait" t_two_runs_one_build
 	run_case "apply: interrupted git am is aborted" t_am_interrupted
-	run_case "rebase: a patch 5.10.y took is reported" t_rebase_reports_taken
-	run_case "rebase: a conflict keeps nothing half made" t_rebase_conflict
 	run_case "base: build folder's disk full" t_full_disk_build
 	run_case "fetch: cache disk full" t_full_disk_cache
 	run_case "boot: missing tool names its package" t_missing_tool
@@ -1033,8 +1036,6 @@ pre)
 	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance
 	run_case "gates: provenance checks each patch against upstream.tsv" t_gate_provenance_table
 	run_case "gates: a malformed upstream.tsv fails provenance, naming its line" t_gate_provenance_tsv
-	run_case "gates: build broken mid-series fails that patch" t_gate_build_breaks
-	run_case "gates: new sparse warning fails its patch" t_gate_sparse_warning
 	run_case "send: send-check.sh on canned mails of a 5.10 backport posting" t_send_check
 	;;
 guest)
@@ -1044,8 +1045,16 @@ guest)
 	run_case "boot: a test's leftover cgroup fails it, not the next" t_guest_leftover
 	run_case "build: interrupted, then resumed" t_build_interrupted
 	;;
+full)
+	# The tools of make check-full and make rebase, which make check
+	# does not run: minutes of compiling and extracting.
+	run_case "gates: build broken mid-series fails that patch" t_gate_build_breaks
+	run_case "gates: new sparse warning fails its patch" t_gate_sparse_warning
+	run_case "rebase: a patch 5.10.y took is reported" t_rebase_reports_taken
+	run_case "rebase: a conflict keeps nothing half made" t_rebase_conflict
+	;;
 *)
-	die "usage: host.sh pre|guest"
+	die "usage: host.sh pre|guest|full"
 	;;
 esac
 echo "1..$n"

@@ -392,8 +392,21 @@ long mmt_slab_aliases(const char *name)
 	return strtol(buf, NULL, 10);
 }
 
+int mmt_have_slabinfo(void)
+{
+	if (!access("/proc/slabinfo", R_OK))
+		return 1;
+	mmt_log("no /proc/slabinfo: a SLOB kernel");
+	return 0;
+}
+
 int mmt_kmem_accounted(void)
 {
+	/* 5.10's MEMCG_KMEM is MEMCG && !SLOB, and SLOB has no slabinfo. */
+	if (access("/proc/slabinfo", R_OK)) {
+		mmt_log("no /proc/slabinfo: SLOB, which has no kmem accounting in 5.10");
+		return 0;
+	}
 	if (mmt_file_contains(CG_ROOT "/cgroup.controllers", "memory") <= 0) {
 		mmt_log("memory controller not available");
 		return 0;
@@ -589,6 +602,17 @@ long long mmt_free_pages(void)
 	if (free < 0 || pcp < 0)
 		return -1;
 	return free + pcp;
+}
+
+int mmt_free_pages_back(long long start, long slack)
+{
+	long long end;
+
+	mmt_drop_caches();
+	end = mmt_free_pages();
+	mmt_log("free pages at the start %lld, at the end %lld", start, end);
+	return mmt_check(end >= 0 && end >= start - slack,
+			 "%lld free pages did not come back", start - end);
 }
 
 int mmt_stress_long(void)

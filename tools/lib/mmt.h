@@ -101,11 +101,18 @@ long mmt_slab_aliases(const char *name);
 /* Active objects of @name after mmt_slab_shrink(), or -1. */
 long mmt_slab_active(const char *name);
 
+/*
+ * 1 when /proc/slabinfo exists (SLAB, or SLUB with SLUB_DEBUG); with SLOB
+ * it does not, and 0 is returned with the reason logged.
+ */
+int mmt_have_slabinfo(void);
+
 /* Memory cgroups (cgroup v2 mounted at CG_ROOT by the runner). */
 /*
  * 1 when kernel memory is charged to memory cgroups (the memory
- * controller is there and the kernel was not booted with
- * cgroup.memory=nokmem); otherwise 0, with the reason logged.
+ * controller is there, the kernel was not booted with
+ * cgroup.memory=nokmem, and it is not SLOB, which has no kmem accounting
+ * in 5.10); otherwise 0, with the reason logged.
  */
 int mmt_kmem_accounted(void);
 int mmt_cg_enable_memory(const char *parent);
@@ -158,6 +165,13 @@ long mmt_slab_slack(const struct mmt_slab *s, int ncpus);
  * leak) is missing from this sum.  Returns -1 on error.
  */
 long long mmt_free_pages(void);
+
+/*
+ * Free memory back where it was: drops the caches, then compares
+ * mmt_free_pages() with @start, logging both.  1 when at most @slack
+ * pages are missing; otherwise (or on error) 0, with the reason logged.
+ */
+int mmt_free_pages_back(long long start, long slack);
 
 /*
  * Stress bounds.  Booted with mm510.stress=long (make stress) a test runs

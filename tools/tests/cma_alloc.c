@@ -51,7 +51,7 @@ static long long cma_free(void)
 
 int main(void)
 {
-	long long cma_start, cma_now, pcp, free_start, free_end, pgfree0;
+	long long cma_start, cma_now, pcp, free_start, pgfree0;
 	long long held = (long long)HOLD * RANGE_PAGES;
 	int rounds = mmt_stress_pick(20, 200), i, loaded = 0;
 	int ret = KSFT_FAIL;
@@ -113,13 +113,7 @@ int main(void)
 	if (mmt_module_unload(MODULE))
 		goto out;
 	loaded = 0;
-	mmt_drop_caches();
-	free_end = mmt_free_pages();
-	mmt_log("free pages at the start %lld, at the end %lld", free_start,
-		free_end);
-	if (!mmt_check(free_end >= free_start - FREE_SLACK,
-		       "%lld free pages did not come back",
-		       free_start - free_end))
+	if (!mmt_free_pages_back(free_start, FREE_SLACK))
 		goto out;
 	ret = KSFT_PASS;
 out:

@@ -49,8 +49,6 @@ static const struct known_failure known[] = {
 	  "clone3(CLONE_NEWCGROUP) needs CONFIG_NAMESPACES (not in the guest config)" },
 	{ "test_kmem", "test_kmem_basic",
 	  RAMFS ", whose negative dentries are never cached (always_delete_dentry), so 100000 stat() calls charge no slab" },
-	{ "test_kmem", "test_kmem_proc_kpagecgroup",
-	  "/proc/kpagecgroup needs CONFIG_PROC_PAGE_MONITOR (not in the guest config)" },
 	{ "test_memcontrol", "test_memcg_current",
 	  RAMFS ": reading a hole of a tmpfs file allocates no page cache, so nothing is charged" },
 	{ "test_memcontrol", "test_memcg_min", NO_SWAP },
@@ -306,10 +304,9 @@ int main(void)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(programs); i++) {
-		/* test_kmem measures kmem accounting, switched off here. */
-		if (!strcmp(programs[i], "test_kmem") &&
-		    mmt_cmdline_has("cgroup.memory=nokmem")) {
-			mmt_log("test_kmem: not run: booted with cgroup.memory=nokmem");
+		/* test_kmem measures kmem accounting, off here. */
+		if (!strcmp(programs[i], "test_kmem") && !mmt_kmem_accounted()) {
+			mmt_log("test_kmem: not run: no kmem accounting");
 			continue;
 		}
 		before = known_failed;

@@ -93,6 +93,8 @@ int main(void)
 		mmt_log("memory controller not available: nothing to split");
 		return KSFT_SKIP;
 	}
+	if (!mmt_have_slabinfo())
+		return KSFT_SKIP;
 	nokmem = mmt_cmdline_has("cgroup.memory=nokmem");
 	have_sysfs = !stat(SLAB_SYSFS, &st);	/* SLUB only */
 	mmt_log("nokmem=%d, %s", nokmem,
