@@ -304,8 +304,13 @@ int main(void)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(programs); i++) {
-		/* test_kmem measures kmem accounting, off here. */
-		if (!strcmp(programs[i], "test_kmem") && !mmt_kmem_accounted()) {
+		/*
+		 * test_kmem measures kmem accounting, switched off by
+		 * cgroup.memory=nokmem and absent with SLOB (no slabinfo).
+		 */
+		if (!strcmp(programs[i], "test_kmem") &&
+		    (mmt_cmdline_has("cgroup.memory=nokmem") ||
+		     !mmt_have_slabinfo())) {
 			mmt_log("test_kmem: not run: no kmem accounting");
 			continue;
 		}
