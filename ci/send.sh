@@ -105,7 +105,7 @@ cover=$work/cover
 	echo
 	cat <<EOF
 mm510 carries the per-cpu page allocator and memory-cgroup work that
-landed upstream between v5.14 and v6.16 as a patch series on a pinned
+landed upstream between v5.11 and v6.16 as a patch series on a pinned
 5.10.y release, for users who cannot leave 5.10.  Each patch is written
 as a 5.10 stable backport: it opens with the upstream commit it comes
 from ("commit <id> upstream."), names that commit's release, lore link
