@@ -6,7 +6,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,6 +320,97 @@ int mmt_cpu_set_online(int cpu, int online)
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
 		 cpu);
 	return mmt_write_file(path, online ? "1" : "0");
+}
+
+int mmt_node_first_cpu(int nid)
+{
+	char path[80], buf[256];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
+		 nid);
+	if (mmt_read_file(path, buf, sizeof(buf)) <= 0 || buf[0] < '0' ||
+	    buf[0] > '9')
+		return -1;
+	return atoi(buf);
+}
+
+int mmt_pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		mmt_log("sched_setaffinity to CPU %d: %s", cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int mmt_unpin(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	/* The kernel keeps the online CPUs of the mask. */
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		mmt_log("sched_setaffinity to every CPU: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int mmt_set_mempolicy(int mode, int node)
+{
+	unsigned long mask[MMT_MAX_NODES / (8 * sizeof(long)) + 1] = { 0 };
+
+	if (node >= MMT_MAX_NODES) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (node >= 0)
+		mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
+	return syscall(SYS_set_mempolicy, mode, node >= 0 ? mask : NULL,
+		       node >= 0 ? MMT_MAX_NODES + 1 : 0);
+}
+
+long mmt_pages_in_pfns(const void *p, size_t len,
+		       unsigned long long start_pfn,
+		       unsigned long long end_pfn, char **first)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t n = len / page, i;
+	uint64_t *map;
+	long count = 0;
+	int fd;
+
+	map = malloc(n * sizeof(*map));
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (!map || fd < 0 ||
+	    pread(fd, map, n * sizeof(*map),
+		  (uintptr_t)p / page * sizeof(*map)) != (ssize_t)(n * sizeof(*map))) {
+		mmt_log("reading /proc/self/pagemap: %s", strerror(errno));
+		count = -1;
+		goto out;
+	}
+	/* Bits 0-54: the PFN; bit 63: present. */
+	for (i = 0; i < n; i++) {
+		uint64_t pfn = map[i] & ((1ULL << 55) - 1);
+
+		if (!(map[i] >> 63) || pfn < start_pfn || pfn >= end_pfn)
+			continue;
+		if (first && !count)
+			*first = (char *)p + i * page;
+		count++;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(map);
+	return count;
 }
 
 int mmt_cmdline_has(const char *word)

@@ -78,6 +78,28 @@ int mmt_nr_online_nodes(void);
 /* Nodes the kernel sizes per-node arrays for; 1 without NUMA sysfs. */
 int mmt_nr_possible_nodes(void);
 int mmt_cpu_set_online(int cpu, int online);
+/* First CPU of node @nid's cpulist, or -1 (no such node, or no CPU). */
+int mmt_node_first_cpu(int nid);
+/* Run the caller on @cpu only (0 or -1); mmt_unpin() lets it run anywhere. */
+int mmt_pin_cpu(int cpu);
+int mmt_unpin(void);
+/*
+ * set_mempolicy(2) without libnuma: @mode (MPOL_DEFAULT 0, MPOL_BIND 2)
+ * with node @node alone, or no nodemask when @node is negative.
+ */
+/* The most nodes the helpers below take. */
+#define MMT_MAX_NODES		64
+#define MMT_MPOL_DEFAULT	0
+#define MMT_MPOL_BIND		2
+int mmt_set_mempolicy(int mode, int node);
+/*
+ * How many of the present pages of [@p, @p + @len) have a PFN in
+ * [@start_pfn, @end_pfn), from /proc/self/pagemap (root only); with
+ * @first, the address of the first of them.  -1 on error.
+ */
+long mmt_pages_in_pfns(const void *p, size_t len,
+		       unsigned long long start_pfn,
+		       unsigned long long end_pfn, char **first);
 
 /* Kernel command line: non-zero when @word appears as a whole word. */
 int mmt_cmdline_has(const char *word);

@@ -14,6 +14,9 @@
  *   /sys/module/cma_alloc/parameters/hold   write N: allocate N ranges and
  *                     keep them (0: free all); read: ranges held
  *   /sys/module/cma_alloc/parameters/errors  failed checks so far
+ *   /sys/module/cma_alloc/parameters/pfn_lo, pfn_hi  the lowest PFN of
+ *                     the ranges taken since loading, and one past the
+ *                     highest (0 and 0 before the first)
  *
  * Each range is checked when it is taken (physically contiguous, zeroed
  * as dma_alloc_coherent() promises) and stamped; the stamp is checked
@@ -24,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/pfn.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -41,6 +45,7 @@ static struct cma_range ca_ranges[CMA_ALLOC_MAX];
 static int ca_held;
 static unsigned int range_pages = 64;
 static int errors;
+static unsigned long pfn_lo, pfn_hi;
 
 static size_t ca_size(void)
 {
@@ -96,6 +101,10 @@ static int ca_take(int n)
 		if (memchr_inv(r->cpu, 0, ca_size()))
 			ca_error("not zeroed", ca_held);
 		ca_stamp(r);
+		if (!pfn_hi || PHYS_PFN(r->dma) < pfn_lo)
+			pfn_lo = PHYS_PFN(r->dma);
+		if (PHYS_PFN(r->dma) + range_pages > pfn_hi)
+			pfn_hi = PHYS_PFN(r->dma) + range_pages;
 		ca_held++;
 	}
 	return 0;
@@ -159,6 +168,10 @@ module_param_cb(hold, &ca_hold_ops, NULL, 0644);
 MODULE_PARM_DESC(hold, "write N: take N ranges and keep them; read: held");
 module_param(errors, int, 0444);
 MODULE_PARM_DESC(errors, "failed checks, 0 when everything was right");
+module_param(pfn_lo, ulong, 0444);
+MODULE_PARM_DESC(pfn_lo, "lowest PFN of the ranges taken so far");
+module_param(pfn_hi, ulong, 0444);
+MODULE_PARM_DESC(pfn_hi, "one past the highest PFN of the ranges taken");
 
 static int __init cma_alloc_init(void)
 {

@@ -14,12 +14,31 @@
  *   lists (where freed CMA pages wait on the movable list) is back at
  *   its start, and pgfree grew by at least the pages freed;
  * - the module found every range contiguous, zeroed and unchanged.
+ * Then CMA pages freed as a page list (0134): on a CPU C of the CMA
+ * area's node, the ranges are taken and given back, so that the last of
+ * their pages wait on C's movable per-cpu list; a mapping faulted on C
+ * takes them from there (pagemap shows which of its pages lie in the
+ * ranges); munmap() frees them again with free_unref_page_list(); taking
+ * C offline drains its lists.  Every CMA page must then be free as a CMA
+ * page again: CmaFree back at its start within LIST_SLACK.
  * At the end the free pages (zones and per-cpu lists) are back within
  * FREE_SLACK.  A CMA page lost on the way back, a range handed out twice
  * or a free that pgfree does not count fails the test.
+ *
+ * Checked once without 0134 ("mm/page_alloc: don't corrupt
+ * pcppage_migratetype", reverted on top of the stack): 171 of the
+ * mapping's pages came from the ranges, and after CPU 1 went offline
+ * CmaFree was 8021 pages instead of 8192: those 171 pages went back to
+ * the movable free list, and the test failed.  With 0134, CmaFree was
+ * 8192 again.
  */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "mmt.h"
 
@@ -27,6 +46,8 @@
 #define RANGE_PAGES	64
 #define HOLD		8
 #define FREE_SLACK	512
+#define LIST_SLACK	8	/* CMA pages the rest of the system may hold */
+#define LIST_MIN	16	/* CMA pages the mapping must get for the step */
 
 static long long read_param(const char *name)
 {
@@ -47,6 +68,97 @@ static long long cma_free(void)
 		return -1;
 	kb = mmt_meminfo("CmaFree");
 	return kb < 0 ? -1 : kb / 4;
+}
+
+/* The node whose zones hold the CMA area, or -1. */
+static int cma_node(void)
+{
+	int nid, n = mmt_nr_possible_nodes();
+
+	for (nid = 0; nid < n && nid < MMT_MAX_NODES; nid++)
+		if (mmt_zoneinfo_node_sum(nid, "nr_free_cma") > 0)
+			return nid;
+	return -1;
+}
+
+/*
+ * The page-list step (see the top): KSFT_PASS, KSFT_FAIL, or KSFT_SKIP
+ * when the CMA area's node has no CPU that can go offline.
+ */
+static int list_free_step(long long cma_start)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	long long held = (long long)HOLD * RANGE_PAGES, cma_now, lo, hi;
+	size_t len = held * page;
+	int node = cma_node(), cpu, offline = 0, ret = KSFT_FAIL;
+	char path[80], *p = MAP_FAILED;
+	long in_cma, i;
+
+	cpu = node < 0 ? -1 : mmt_node_first_cpu(node);
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	if (cpu < 0 || mmt_nr_online_cpus() < 2 || access(path, W_OK)) {
+		mmt_log("SKIP page-list step: node %d of the CMA area has no CPU that can go offline",
+			node);
+		return KSFT_SKIP;
+	}
+	if (mmt_pin_cpu(cpu) || mmt_set_mempolicy(MMT_MPOL_BIND, node))
+		goto out;
+	/* The ranges' pages go to CPU cpu's movable list, the last on top. */
+	if (mmt_module_param(MODULE, "hold", HOLD) ||
+	    mmt_module_param(MODULE, "hold", 0))
+		goto out;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		mmt_log("mmap of %lld pages: %s", held, strerror(errno));
+		goto out;
+	}
+	/*
+	 * Order-0 faults.  EINVAL: no transparent hugepages; ENOSYS: no
+	 * madvise() (ADVISE_SYSCALLS=n, as in the guest kernels, which
+	 * have no transparent hugepages either).
+	 */
+	if (madvise(p, len, MADV_NOHUGEPAGE) && errno != EINVAL &&
+	    errno != ENOSYS) {
+		mmt_log("madvise(MADV_NOHUGEPAGE): %s", strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < held; i++)
+		p[i * page] = 1;
+	lo = read_param("pfn_lo");
+	hi = read_param("pfn_hi");
+	in_cma = (lo < 0 || hi <= lo) ? -1 :
+		 mmt_pages_in_pfns(p, len, lo, hi, NULL);
+	mmt_log("page-list step on CPU %d, node %d: %ld of %lld faulted pages from the ranges",
+		cpu, node, in_cma, held);
+	if (!mmt_check(in_cma >= LIST_MIN,
+		       "the mapping got %ld pages of the ranges, fewer than %d",
+		       in_cma, LIST_MIN))
+		goto out;
+	if (munmap(p, len)) {
+		mmt_log("munmap: %s", strerror(errno));
+		goto out;
+	}
+	p = MAP_FAILED;
+	if (mmt_unpin() || mmt_cpu_set_online(cpu, 0))
+		goto out;
+	offline = 1;
+	cma_now = cma_free();
+	mmt_log("CPU %d offline: CmaFree %lld pages, %lld at the start",
+		cpu, cma_now, cma_start);
+	if (mmt_check(cma_now >= 0 && cma_start - cma_now <= LIST_SLACK,
+		      "%lld CMA pages are not free as CMA pages after CPU %d's lists were drained",
+		      cma_start - cma_now, cpu))
+		ret = KSFT_PASS;
+out:
+	if (p != MAP_FAILED)
+		munmap(p, len);
+	mmt_set_mempolicy(MMT_MPOL_DEFAULT, -1);
+	if (offline && mmt_cpu_set_online(cpu, 1))
+		ret = KSFT_FAIL;
+	mmt_unpin();
+	return ret;
 }
 
 int main(void)
@@ -109,6 +221,8 @@ int main(void)
 		       read_param("errors")))
 		goto out;
 	mmt_log("%d rounds of %d ranges of %d pages", rounds, HOLD, RANGE_PAGES);
+	if (list_free_step(cma_start) == KSFT_FAIL)
+		goto out;
 
 	if (mmt_module_unload(MODULE))
 		goto out;

@@ -244,43 +244,12 @@ static char *map_on_node(size_t len, int node)
 	return p;
 }
 
-/*
- * The pages of [p, p + len) that lie in @b, from /proc/self/pagemap
- * (bits 0-54: PFN, bit 63: present).  With @first, the address of the
- * first such page.
- */
+/* The pages of [p, p + len) in @b; with @first, the first one's address. */
 static long pages_in_block(char *p, size_t len, const struct block *b,
 			   char **first)
 {
-	size_t n = len / PAGE, i;
-	uint64_t *map;
-	long count = 0;
-	int fd;
-
-	map = malloc(n * sizeof(*map));
-	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (!map || fd < 0 ||
-	    pread(fd, map, n * sizeof(*map),
-		  (uintptr_t)p / PAGE * sizeof(*map)) != (ssize_t)(n * sizeof(*map))) {
-		mmt_log("reading /proc/self/pagemap: %s", strerror(errno));
-		count = -1;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		uint64_t pfn = map[i] & ((1ULL << 55) - 1);
-
-		if (!(map[i] >> 63) || pfn < b->start_pfn ||
-		    pfn >= b->start_pfn + b->nr_pages)
-			continue;
-		if (first && !count)
-			*first = p + i * PAGE;
-		count++;
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	free(map);
-	return count;
+	return mmt_pages_in_pfns(p, len, b->start_pfn,
+				 b->start_pfn + b->nr_pages, first);
 }
 
 /* Node @node's free memory in pages, from its meminfo. */

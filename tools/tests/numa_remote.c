@@ -41,8 +41,6 @@
 
 #include "mmt.h"
 
-#define MPOL_DEFAULT	0
-#define MPOL_BIND	2
 #define MPOL_F_NODE	(1 << 0)
 #define MPOL_F_ADDR	(1 << 1)
 
@@ -50,7 +48,6 @@
 #define NR_MISS		2048	/* fallback pages wanted in step 2 */
 #define MARGIN		16384	/* pages faulted past L's MemFree */
 #define SLACK		512	/* events between two reads of a node */
-#define MAX_NODES	64
 
 /* The same counters under their numastat and their zoneinfo names. */
 static const char * const keys[][2] = {
@@ -64,16 +61,6 @@ static const char * const keys[][2] = {
 
 static long page_size;
 
-static int set_policy(int mode, int node)
-{
-	unsigned long mask[MAX_NODES / (8 * sizeof(long)) + 1] = { 0 };
-
-	if (node >= 0)
-		mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
-	return syscall(SYS_set_mempolicy, mode, node >= 0 ? mask : NULL,
-		       node >= 0 ? MAX_NODES + 1 : 0);
-}
-
 /* Node of the page at @addr, or -1. */
 static int page_node(void *addr)
 {
@@ -83,19 +70,6 @@ static int page_node(void *addr)
 		    MPOL_F_NODE | MPOL_F_ADDR))
 		return -1;
 	return node;
-}
-
-/* First CPU listed in /sys/devices/system/node/node<nid>/cpulist, or -1. */
-static int node_first_cpu(int nid)
-{
-	char path[80], buf[256];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
-		 nid);
-	if (mmt_read_file(path, buf, sizeof(buf)) <= 0 || buf[0] < '0' ||
-	    buf[0] > '9')
-		return -1;
-	return atoi(buf);
 }
 
 /* Fault @n pages of a fresh mapping; *@buf gets it.  0 or -1. */
@@ -131,14 +105,14 @@ static int step_bind(int remote)
 	hit0 = mmt_node_numastat(remote, "numa_hit");
 	oth0 = mmt_node_numastat(remote, "other_node");
 
-	if (set_policy(MPOL_BIND, remote)) {
+	if (mmt_set_mempolicy(MMT_MPOL_BIND, remote)) {
 		mmt_log("set_mempolicy(MPOL_BIND, node %d): %s", remote,
 			strerror(errno));
 		return KSFT_FAIL;
 	}
 	if (fault_pages(&buf, NR_BIND))
 		goto out;
-	if (set_policy(MPOL_DEFAULT, -1)) {
+	if (mmt_set_mempolicy(MMT_MPOL_DEFAULT, -1)) {
 		mmt_log("set_mempolicy(MPOL_DEFAULT): %s", strerror(errno));
 		goto out;
 	}
@@ -166,7 +140,7 @@ static int step_bind(int remote)
 		goto out;
 	ret = KSFT_PASS;
 out:
-	set_policy(MPOL_DEFAULT, -1);
+	mmt_set_mempolicy(MMT_MPOL_DEFAULT, -1);
 	if (buf && buf != MAP_FAILED)
 		munmap(buf, NR_BIND * page_size);
 	return ret;
@@ -261,21 +235,20 @@ int main(void)
 {
 	int nr_nodes = mmt_nr_possible_nodes();
 	int local = -1, remote = -1, cpu = -1, nid, r1, r2, r3;
-	cpu_set_t set;
 
 	page_size = sysconf(_SC_PAGESIZE);
 	if (mmt_nr_online_nodes() < 2) {
 		mmt_log("fewer than two online NUMA nodes");
 		return KSFT_SKIP;
 	}
-	if (nr_nodes > MAX_NODES)
-		nr_nodes = MAX_NODES;
+	if (nr_nodes > MMT_MAX_NODES)
+		nr_nodes = MMT_MAX_NODES;
 	for (nid = 0; nid < nr_nodes; nid++) {
 		if (mmt_node_meminfo(nid, "MemTotal") <= 0)
 			continue;
-		if (local < 0 && node_first_cpu(nid) >= 0) {
+		if (local < 0 && mmt_node_first_cpu(nid) >= 0) {
 			local = nid;
-			cpu = node_first_cpu(nid);
+			cpu = mmt_node_first_cpu(nid);
 		} else if (remote < 0) {
 			remote = nid;
 		}
@@ -287,12 +260,8 @@ int main(void)
 	mmt_log("running on CPU %d of node %d, remote node %d", cpu, local,
 		remote);
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		mmt_log("sched_setaffinity: %s", strerror(errno));
+	if (mmt_pin_cpu(cpu))
 		return KSFT_FAIL;
-	}
 
 	r1 = step_bind(remote);
 	r2 = step_fallback(local, remote);

@@ -46,19 +46,6 @@
 #define OBJS		32
 #define SETTLE_S	10
 
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		mmt_log("sched_setaffinity to CPU %d: %s", cpu, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* On CPU, inside CHILD: allocate and free, then leave CHILD. */
 static int charge_on_cpu(void)
 {
@@ -69,7 +56,7 @@ static int charge_on_cpu(void)
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		if (pin(CPU) || mmt_cg_enter(CHILD) ||
+		if (mmt_pin_cpu(CPU) || mmt_cg_enter(CHILD) ||
 		    mmt_module_param(MOD, "accounted", OBJS) ||
 		    mmt_module_param(MOD, "free", 1) ||
 		    mmt_cg_enter(CG_ROOT))
@@ -107,7 +94,7 @@ static int release_stocks(void)
 	if (!pid) {
 		char *p;
 
-		if (pin(0) || mmt_cg_enter(OTHER))
+		if (mmt_pin_cpu(0) || mmt_cg_enter(OTHER))
 			_exit(1);
 		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -174,7 +161,7 @@ int main(void)
 		mmt_log("SKIP: CPU %d is not there or cannot go offline", CPU);
 		return KSFT_SKIP;
 	}
-	if (pin(0) || mmt_module_load(MOD, NULL))
+	if (mmt_pin_cpu(0) || mmt_module_load(MOD, NULL))
 		return KSFT_FAIL;
 	loaded = 1;
 	if (mmt_module_param(MOD, "size", OBJ_SIZE) ||
