@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -375,6 +376,49 @@ int mmt_set_mempolicy(int mode, int node)
 		mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
 	return syscall(SYS_set_mempolicy, mode, node >= 0 ? mask : NULL,
 		       node >= 0 ? MMT_MAX_NODES + 1 : 0);
+}
+
+char *mmt_map_touched(size_t len, int node)
+{
+	unsigned long mask[MMT_MAX_NODES / (8 * sizeof(long)) + 1] = { 0 };
+	long page = sysconf(_SC_PAGESIZE);
+	size_t i;
+	char *p;
+
+	if (node >= MMT_MAX_NODES) {
+		mmt_log("node %d: the helpers take nodes below %d", node,
+			MMT_MAX_NODES);
+		return NULL;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		mmt_log("mmap of %zu bytes: %s", len, strerror(errno));
+		return NULL;
+	}
+	if (node >= 0) {
+		mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
+		if (syscall(SYS_mbind, p, len, MMT_MPOL_BIND, mask,
+			    MMT_MAX_NODES + 1, 0)) {
+			mmt_log("mbind to node %d: %s", node, strerror(errno));
+			munmap(p, len);
+			return NULL;
+		}
+	}
+	/*
+	 * Order-0 faults.  EINVAL: no transparent hugepages; ENOSYS: no
+	 * madvise() (ADVISE_SYSCALLS=n, as in the guest kernels, which have
+	 * no transparent hugepages either).
+	 */
+	if (madvise(p, len, MADV_NOHUGEPAGE) && errno != EINVAL &&
+	    errno != ENOSYS) {
+		mmt_log("madvise(MADV_NOHUGEPAGE): %s", strerror(errno));
+		munmap(p, len);
+		return NULL;
+	}
+	for (i = 0; i < len; i += page)
+		p[i] = 1;
+	return p;
 }
 
 long mmt_pages_in_pfns(const void *p, size_t len,

@@ -93,6 +93,12 @@ int mmt_unpin(void);
 #define MMT_MPOL_BIND		2
 int mmt_set_mempolicy(int mode, int node);
 /*
+ * A fresh private anonymous mapping of @len bytes, bound to node @node
+ * (mbind(2)) unless @node is negative, with every page faulted in as an
+ * order-0 page; NULL (logged) on failure.  munmap() it when done.
+ */
+char *mmt_map_touched(size_t len, int node);
+/*
  * How many of the present pages of [@p, @p + @len) have a PFN in
  * [@start_pfn, @end_pfn), from /proc/self/pagemap (root only); with
  * @first, the address of the first of them.  -1 on error.

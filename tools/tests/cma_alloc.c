@@ -91,8 +91,8 @@ static int list_free_step(long long cma_start)
 	long long held = (long long)HOLD * RANGE_PAGES, cma_now, lo, hi;
 	size_t len = held * page;
 	int node = cma_node(), cpu, offline = 0, ret = KSFT_FAIL;
-	char path[80], *p = MAP_FAILED;
-	long in_cma, i;
+	char path[80], *p = NULL;
+	long in_cma;
 
 	cpu = node < 0 ? -1 : mmt_node_first_cpu(node);
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
@@ -102,30 +102,15 @@ static int list_free_step(long long cma_start)
 			node);
 		return KSFT_SKIP;
 	}
-	if (mmt_pin_cpu(cpu) || mmt_set_mempolicy(MMT_MPOL_BIND, node))
+	if (mmt_pin_cpu(cpu))
 		goto out;
 	/* The ranges' pages go to CPU cpu's movable list, the last on top. */
 	if (mmt_module_param(MODULE, "hold", HOLD) ||
 	    mmt_module_param(MODULE, "hold", 0))
 		goto out;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		mmt_log("mmap of %lld pages: %s", held, strerror(errno));
+	p = mmt_map_touched(len, node);
+	if (!p)
 		goto out;
-	}
-	/*
-	 * Order-0 faults.  EINVAL: no transparent hugepages; ENOSYS: no
-	 * madvise() (ADVISE_SYSCALLS=n, as in the guest kernels, which
-	 * have no transparent hugepages either).
-	 */
-	if (madvise(p, len, MADV_NOHUGEPAGE) && errno != EINVAL &&
-	    errno != ENOSYS) {
-		mmt_log("madvise(MADV_NOHUGEPAGE): %s", strerror(errno));
-		goto out;
-	}
-	for (i = 0; i < held; i++)
-		p[i * page] = 1;
 	lo = read_param("pfn_lo");
 	hi = read_param("pfn_hi");
 	in_cma = (lo < 0 || hi <= lo) ? -1 :
@@ -140,7 +125,7 @@ static int list_free_step(long long cma_start)
 		mmt_log("munmap: %s", strerror(errno));
 		goto out;
 	}
-	p = MAP_FAILED;
+	p = NULL;
 	if (mmt_unpin() || mmt_cpu_set_online(cpu, 0))
 		goto out;
 	offline = 1;
@@ -152,9 +137,8 @@ static int list_free_step(long long cma_start)
 		      cma_start - cma_now, cpu))
 		ret = KSFT_PASS;
 out:
-	if (p != MAP_FAILED)
+	if (p)
 		munmap(p, len);
-	mmt_set_mempolicy(MMT_MPOL_DEFAULT, -1);
 	if (offline && mmt_cpu_set_online(cpu, 1))
 		ret = KSFT_FAIL;
 	mmt_unpin();

@@ -50,7 +50,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,7 +57,6 @@
 #include "mmt.h"
 
 #define MEM_SYS		"/sys/devices/system/memory"
-#define MPOL_BIND	2
 #define MAX_CPUS	64
 #define PAGE		4096UL
 /*
@@ -221,29 +219,6 @@ static int pagesets_live(const struct mmt_pcp *p, int n)
 	return n > 0;
 }
 
-/* Anonymous memory on @node, every page touched. */
-static char *map_on_node(size_t len, int node)
-{
-	unsigned long mask[2] = { 1UL << node, 0 };
-	char *p;
-	size_t i;
-
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		mmt_log("mmap %zu bytes: %s", len, strerror(errno));
-		return NULL;
-	}
-	if (syscall(SYS_mbind, p, len, MPOL_BIND, mask, sizeof(mask) * 8, 0)) {
-		mmt_log("mbind to node %d: %s", node, strerror(errno));
-		munmap(p, len);
-		return NULL;
-	}
-	for (i = 0; i < len; i += PAGE)
-		p[i] = 1;
-	return p;
-}
-
 /* The pages of [p, p + len) in @b; with @first, the first one's address. */
 static long pages_in_block(char *p, size_t len, const struct block *b,
 			   char **first)
@@ -279,7 +254,7 @@ static char *fill_block(const struct block *b, size_t *len, long *in_block)
 	want = want / step * step;
 	if (want > 2 * block_pages * PAGE)
 		want = 2 * block_pages * PAGE;
-	p = map_on_node(want, b->node);
+	p = mmt_map_touched(want, b->node);
 	if (!p)
 		return NULL;
 	*len = want;

@@ -75,19 +75,8 @@ static int page_node(void *addr)
 /* Fault @n pages of a fresh mapping; *@buf gets it.  0 or -1. */
 static int fault_pages(char **buf, long n)
 {
-	long i;
-
-	*buf = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (*buf == MAP_FAILED) {
-		mmt_log("mmap of %ld pages: %s", n, strerror(errno));
-		return -1;
-	}
-	/* One counted order-0 allocation per page. */
-	madvise(*buf, n * page_size, MADV_NOHUGEPAGE);
-	for (i = 0; i < n; i++)
-		(*buf)[i * page_size] = 1;
-	return 0;
+	*buf = mmt_map_touched(n * page_size, -1);
+	return *buf ? 0 : -1;
 }
 
 static int step_bind(int remote)
