@@ -83,14 +83,15 @@ int mmt_node_first_cpu(int nid);
 /* Run the caller on @cpu only (0 or -1); mmt_unpin() lets it run anywhere. */
 int mmt_pin_cpu(int cpu);
 int mmt_unpin(void);
-/*
- * set_mempolicy(2) without libnuma: @mode (MPOL_DEFAULT 0, MPOL_BIND 2)
- * with node @node alone, or no nodemask when @node is negative.
- */
 /* The most nodes the helpers below take. */
 #define MMT_MAX_NODES		64
 #define MMT_MPOL_DEFAULT	0
 #define MMT_MPOL_BIND		2
+/*
+ * set_mempolicy(2) without libnuma: @mode (MMT_MPOL_DEFAULT or
+ * MMT_MPOL_BIND) with node @node alone, or no nodemask when @node is
+ * negative.
+ */
 int mmt_set_mempolicy(int mode, int node);
 /*
  * A fresh private anonymous mapping of @len bytes, bound to node @node
