@@ -139,7 +139,7 @@ stress:
 		BOOT_TIMEOUT=$(or $(BOOT_TIMEOUT),$(STRESS_TIMEOUT)) $(MAIN) boot
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/*.applied $(BUILD)/kselftest.log
+	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/tools-* $(BUILD)/*.applied $(BUILD)/kselftest.log
 
 distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh: `make bench`.  Builds the bench scenario (configs/scenarios:
-# guest,mm,bench) of the plain base, the stack and the 6.1 peer
+# bench.sh: `make bench`.  Builds a bench scenario (configs/scenarios:
+# bench, guest,mm,bench on x86, or bench-arm64) of the plain base, the
+# stack and the 6.1 peer
 # (ci/peer.sh), boots each in QEMU with the benchmarks of tools/bench and
 # collects their "mm510-bench:" lines into build/bench/results.csv, then
 # writes build/bench/report.md and ratios.png (ci/bench-report.sh) and
@@ -30,14 +31,31 @@
 #   BENCH_OPS=N   operations per slab/page run (default 1000000)
 #   ATTRIB=1      also the stack cut after each group of the series
 #                 (kernels g1, g2, g3; the full stack is g4)
-#   BENCH_OUT=dir where results, report and logs go (default build/bench)
+#   SCENARIO=name the arch, from a scenario of configs/scenarios: a
+#                 bench scenario itself, or any other, whose arch's bench
+#                 scenario is taken (default: default, so x86's bench;
+#                 SCENARIO=arm64 gives bench-arm64)
+#   BENCH_OUT=dir where results, report and logs go (default
+#                 build/<bench scenario>: build/bench, build/bench-arm64)
 #   BENCH_BUILD_ONLY=1  build and keep the kernels, boot nothing
 #   BENCH_REUSE=1 boot the kernels kept in BENCH_OUT by an earlier run
 #                 as they are (no rebuild: for re-measuring only)
 # The build folder's lock is held throughout, like make.
 
 . "$(dirname "$0")/lib.sh"
+. "$TOP/ci/scenario.sh"
 
+scenario_load "${SCENARIO:-default}"
+if [ "$SC_TIER" != bench ]; then
+	arch=$SC_ARCH sc=
+	for s in $(scenario_names bench); do
+		scenario_load "$s"
+		[ "$SC_ARCH" = "$arch" ] && { sc=$s; break; }
+	done
+	[ -n "$sc" ] || die "no bench scenario in configs/scenarios for $arch (SCENARIO=${SCENARIO:-default})"
+fi
+sc=$SC_NAME
+msg "$sc: $SC_ARCH kernels, fragments $SC_KEY"
 lock_build
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
@@ -70,7 +88,7 @@ kernels=base
 kernels="$kernels stack"
 [ "$peer" = 1 ] && kernels="$kernels peer"
 
-out=${BENCH_OUT:-$BUILD/bench}
+out=${BENCH_OUT:-$BUILD/$sc}
 mkdir -p "$out"
 csv=$out/results.csv
 
@@ -85,15 +103,16 @@ csv=$out/results.csv
 # the stack's cuts (ATTRIB=1), built one after another in one tree and
 # one object folder, can be booted alternately.
 keep() {
-	local obj=$1 dst=$out/kernels/$2
-	mkdir -p "$dst/arch/x86/boot"
-	cp "$obj/arch/x86/boot/bzImage" "$dst/arch/x86/boot/bzImage"
+	local obj=$1-$SC_KEY dst=$out/kernels/$2
+	mkdir -p "$dst/${SC_IMAGE%/*}"
+	cp "$obj/$SC_IMAGE" "$dst/$SC_IMAGE"
 	cp "$obj/mm510-initramfs.cpio" "$dst/mm510-initramfs.cpio"
 }
-# Release names, for the report's header.
+# Release names, for the report's header: bzImage's kernel_version
+# string, or the banner of an uncompressed Image (arm64).
 release_of() {
-	strings "$out/kernels/$1/arch/x86/boot/bzImage" |
-		sed -n 's/^\([0-9][0-9.]*[^ ]*\) (.*/\1/p' | head -n 1
+	strings "$out/kernels/$1/$SC_IMAGE" |
+		sed -n 's/^\([0-9][0-9.]*[^ ]*\) (.*/\1/p; s/^Linux version \([0-9][^ ]*\) (.*/\1/p' | head -n 1
 }
 
 # ATTRIB=1: the stack cut after groups 1, 2 and 3 of the series (the
@@ -123,14 +142,14 @@ for k in $kernels; do
 			git -C "$(stack_tree)" worktree add -q --detach "$BUILD/cut" "$sha"
 		fi
 		msg "$k: the stack cut after group ${k#g} ($(git -C "$BUILD/cut" log -1 --format=%s))"
-		TREE=cut "$TOP/ci/build.sh" bench
-		keep "$BUILD/obj/cut-guest+mm+bench" "$k" ;;
-	base)	TREE=base "$TOP/ci/build.sh" bench
-		keep "$BUILD/obj/$(basename "$BASE_REPO")-guest+mm+bench" "$k" ;;
-	stack)	TREE=stack "$TOP/ci/build.sh" bench
-		keep "$BUILD/obj/$(basename "$(stack_tree)")-guest+mm+bench" "$k" ;;
-	peer)	TREE=peer "$TOP/ci/build.sh" bench
-		keep "$BUILD/obj/$(basename "$PEER_TREE")-guest+mm+bench" "$k" ;;
+		TREE=cut "$TOP/ci/build.sh" "$sc"
+		keep "$BUILD/obj/cut" "$k" ;;
+	base)	TREE=base "$TOP/ci/build.sh" "$sc"
+		keep "$BUILD/obj/$(basename "$BASE_REPO")" "$k" ;;
+	stack)	TREE=stack "$TOP/ci/build.sh" "$sc"
+		keep "$BUILD/obj/$(basename "$(stack_tree)")" "$k" ;;
+	peer)	TREE=peer "$TOP/ci/build.sh" "$sc"
+		keep "$BUILD/obj/$(basename "$PEER_TREE")" "$k" ;;
 	esac
 done
 
@@ -178,7 +197,7 @@ for rep in $(seq 1 "$reps"); do
 				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount QUIET=1 \
 					BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
 					BOOT_ARGS="$args mm510.bench_ops=$ops mm510.bench_secs=$wis_secs mm510.bench_memcgs=$memcgs mm510.timeout=3000" \
-					"$TOP/ci/boot.sh" bench >"$log.verdict" 2>&1; then
+					"$TOP/ci/boot.sh" "$sc" >"$log.verdict" 2>&1; then
 					msg "FAILED: $(tail -n 1 "$log.verdict")"
 					failed=$((failed + 1))
 				fi

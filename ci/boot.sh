@@ -6,24 +6,29 @@
 #
 # Two vCPUs, each its own socket and NUMA node (with QEMU's default
 # topology the vCPUs share a cache across nodes and 5.10 warns from
-# smpboot.c), 2 x 512 MiB of memory.  A crash cannot pass: panic=-1 and
-# -no-reboot end QEMU on a panic, and the verdict needs the runner's
-# "mm510-runner: PASS" line as well as QEMU's exit status (0 after the
-# runner's power-off, 3 after its isa-debug-exit write).  A hang is
-# ended by the host-side timeout.
+# smpboot.c), 2 x 512 MiB of memory: on x86 a pc machine (ACPI SRAT),
+# on arm64 QEMU's virt machine (GICv3, PSCI, the nodes in its device
+# tree).  A crash cannot pass: panic=-1 and -no-reboot end QEMU on a
+# panic, and the verdict needs the runner's "mm510-runner: PASS" line as
+# well as QEMU's exit status (0 after the runner's power-off; on a
+# failure, 3 after its isa-debug-exit write on x86, 1 after semihosting's
+# SYS_EXIT on arm64).  A hang is ended by the host-side timeout.
 #
 # Environment: TREE=stack|base|peer, TESTS=a,b (a subset), BOOT_ARGS (more
 # kernel arguments), BOOT_TIMEOUT (seconds), BOOT_LOG (serial log file),
 # QUIET=1 (verdict only), BOOT_ICOUNT=1 (deterministic mode, see below),
-# BOOT_OBJ (a folder with arch/x86/boot/bzImage and mm510-initramfs.cpio
-# to boot instead of the tree's build; make bench keeps copies).
+# BOOT_OBJ (a folder with the kernel image, e.g. arch/x86/boot/bzImage,
+# and mm510-initramfs.cpio to boot instead of the tree's build; make
+# bench keeps copies).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
 
 [ $# -eq 1 ] || die "usage: boot.sh SCENARIO"
 scenario_load "$1"
-need qemu-system-x86_64 qemu-system-x86
+[ -n "$SC_QEMU" ] ||
+	die "scenario $SC_NAME is for $SC_ARCH, which this pipeline only compiles (no QEMU machine for it)"
+need "$SC_QEMU" "$SC_QEMU_PKG"
 need timeout coreutils
 
 case ${TREE:-stack} in
@@ -33,7 +38,7 @@ peer)	tree=$PEER_TREE ;;
 *)	die "TREE must be 'stack', 'base' or 'peer', not '$TREE'" ;;
 esac
 obj=${BOOT_OBJ:-$BUILD/obj/$(basename "$tree")-$SC_KEY}
-kernel=$obj/arch/x86/boot/bzImage
+kernel=$obj/$SC_IMAGE
 initrd=$obj/mm510-initramfs.cpio
 [ -f "$kernel" ] && [ -f "$initrd" ] ||
 	die "no kernel for $SC_NAME in $obj: run 'make build SCENARIO=$SC_NAME' first"
@@ -50,7 +55,11 @@ for f in $(cd "$tree" && ls localversion* 2>/dev/null | sort); do
 	release=$release$(tr -d '\n' <"$tree/$f")
 done
 
-args="console=ttyS0 panic=-1 loglevel=6 log_buf_len=4M mm510.release=$release"
+case $SC_ARCH in
+x86)	console=ttyS0 ;;
+arm64)	console=ttyAMA0 ;;
+esac
+args="console=$console panic=-1 loglevel=6 log_buf_len=4M mm510.release=$release"
 [ -n "${TESTS:-}" ] && args="$args mm510.tests=$TESTS"
 [ -n "$SC_ARGS" ] && args="$args $SC_ARGS"
 [ -n "${BOOT_ARGS:-}" ] && args="$args $BOOT_ARGS"
@@ -78,26 +87,41 @@ fi
 # DIMM on node 1, present from boot; the guest finds it through ACPI
 # memory hotplug and onlines it as the command line says
 # (memhp_default_state=online_movable puts it in ZONE_MOVABLE, so that
-# its memory blocks can be offlined).
+# its memory blocks can be offlined).  x86 only: virt booted with a
+# device tree has no memory hotplug.
 mem=(-m 1G)
 extra=()
 for feature in "${SC_MACHINE[@]}"; do
-	case $feature in
-	dimm)	mem=(-m 1G,slots=2,maxmem=2G)
+	case $SC_ARCH:$feature in
+	arm64:dimm)
+		die "scenario $SC_NAME: machine feature dimm needs ACPI memory hotplug (x86 only)" ;;
+	x86:dimm)
+		mem=(-m 1G,slots=2,maxmem=2G)
 		extra+=(-object memory-backend-ram,id=dimm0,size=256M
 			-device pc-dimm,id=dimm0,memdev=dimm0,node=1) ;;
 	esac
 done
 
+# The machine of the arch.  arm64: virt with GICv3 (virt's default is a
+# GICv2, which cannot address more than 8 CPUs), an ARMv8.0 Cortex-A57
+# (-cpu max adds pointer authentication, slow to emulate under TCG),
+# PSCI through HVC, and semihosting open to user space for the runner's
+# failure exit.
+case $SC_ARCH in
+x86)	machine=(-machine pc -cpu qemu64
+		 -device isa-debug-exit,iobase=0xf4,iosize=0x04) ;;
+arm64)	machine=(-machine virt,gic-version=3 -cpu cortex-a57
+		 -semihosting-config enable=on,target=native,userspace=on) ;;
+esac
+
 rc=0
-timeout -k 10 "$limit" qemu-system-x86_64 \
-	-machine pc -accel tcg -cpu qemu64 "${mem[@]}" \
+timeout -k 10 "$limit" "$SC_QEMU" \
+	-accel tcg "${machine[@]}" "${mem[@]}" \
 	-object memory-backend-ram,id=m0,size=512M \
 	-object memory-backend-ram,id=m1,size=512M \
 	"${cpus[@]}" "${extra[@]}" \
 	-kernel "$kernel" -initrd "$initrd" -append "$args" \
 	-display none -serial stdio -monitor none -no-reboot \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	</dev/null >"$log" 2>&1 || rc=$?
 
 # The report: TAP lines and the runner's diagnostics, kernel lines left out.

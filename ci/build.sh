@@ -24,6 +24,7 @@ scenario_load "$1"
 
 need make make
 need gcc gcc
+need_cross
 need ccache ccache
 need flex flex
 need bison bison
@@ -51,7 +52,11 @@ mkdir -p "$obj"
 # LOCALVERSION= (set, empty): the release is the version plus the tree's
 # localversion* files, without the "+" setlocalversion adds for a git
 # tree that is not at a tag.
-kmake=(make -C "$tree" O="$obj" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$jobs")
+# ARCH and CROSS_COMPILE in the environment too: merge_config.sh's own
+# make (allnoconfig) must see the scenario's arch and compiler.
+export ARCH=$SC_ARCH CROSS_COMPILE=$SC_CROSS
+kmake=(make -C "$tree" O="$obj" ARCH="$SC_ARCH" CROSS_COMPILE="$SC_CROSS"
+       CC="ccache ${SC_CROSS}gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$jobs")
 
 # --- configuration --------------------------------------------------------
 frags=()
@@ -63,13 +68,32 @@ trap 'rm -rf "$cfgtmp"' EXIT
 	cat "$cfgtmp/merge.log" >&2
 	die "merge_config.sh failed for $SC_KEY"
 }
+# The options the tree's Kconfig files define for this arch (every file
+# but those of the other arch/*/ folders), and those only other arches
+# define.  A fragment's option of another arch (X86_64_ACPI_NUMA on
+# arm64) does not apply here and is only reported; an option no Kconfig
+# file defines is a mistake and fails the build.
+(cd "$tree" && find . -name 'Kconfig*' -type f) |
+	awk -v own="$cfgtmp/own" -v other="$cfgtmp/other" -v a="./arch/$SC_ARCH/" \
+		'{ print > ((!/^\.\/arch\/[^\/]+\// || index($0, a) == 1) ? own : other) }'
+for f in own other; do
+	(cd "$tree" && xargs sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p' <"$cfgtmp/$f") |
+		sort -u >"$cfgtmp/syms.$f"
+done
+comm -23 "$cfgtmp/syms.other" "$cfgtmp/syms.own" >"$cfgtmp/syms.foreign"
 # Last fragment wins, as in merge_config.sh.
 lost=$(cat "${frags[@]}" | sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/&/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/&/p' |
 	awk '{ k = $0; sub(/=.*/, "", k); sub(/^# /, "", k); sub(/ is not set$/, "", k); want[k] = $0 }
 	     END { for (k in want) print want[k] }' |
 	while read -r want; do
+		k=${want#\# }; k=${k%%=*}; k=${k% is not set}
+		if ! grep -qxF "$k" "$cfgtmp/syms.own"; then
+			grep -qxF "$k" "$cfgtmp/syms.foreign" || {
+				echo "$want (no Kconfig file of the tree defines $k)"; continue; }
+			echo "$k: not an option of $SC_ARCH, left out" >>"$cfgtmp/foreign.log"
+			continue
+		fi
 		if [[ $want == "# "* ]]; then
-			k=${want#\# }; k=${k% is not set}
 			grep -q "^$k=" "$cfgtmp/.config" && echo "$want (got $(grep "^$k=" "$cfgtmp/.config"))"
 		else
 			grep -qxF "$want" "$cfgtmp/.config" ||
@@ -80,6 +104,7 @@ lost=$(cat "${frags[@]}" | sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/&/p; s/^# \(CO
 	echo "$lost" | sed 's/^/  /' >&2
 	die "requested config values did not survive for $SC_KEY (dependencies missing?)"
 }
+[ ! -s "$cfgtmp/foreign.log" ] || sed "s/^/${0##*/}: $SC_KEY: /" "$cfgtmp/foreign.log" >&2
 if ! cmp -s "$cfgtmp/.config" "$obj/.config"; then
 	msg "$SC_KEY: new .config"
 	cp "$cfgtmp/.config" "$obj/.config"
@@ -91,7 +116,7 @@ fi
 
 # --- kernel -----------------------------------------------------------------
 msg "building $(basename "$tree") kernel for $SC_KEY in $obj"
-targets=(bzImage)
+targets=("${SC_IMAGE##*/}")
 grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets+=(modules)
 "${kmake[@]}" "${targets[@]}" >"$obj/build.log" 2>&1 || {
 	grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || :
@@ -124,17 +149,26 @@ if ls "$moddir"/*.c >/dev/null 2>&1 && grep -q '^CONFIG_MODULES=y' "$obj/.config
 fi
 
 # --- guest user space and initramfs -------------------------------------------
-make -s -C "$TOP/tools" OUT="$BUILD/tools" >"$BUILD/tools.log" 2>&1 || {
-	cat "$BUILD/tools.log" >&2
-	die "the in-guest runner or tests failed to build"
+# Static programs for the scenario's arch: in $BUILD/tools for x86, in
+# $BUILD/tools-ARCH for the others.  A compile-only scenario (no boot
+# timeout) stops here: nothing boots its kernel.
+if [ "$SC_TIMEOUT" = - ]; then
+	msg "$SC_KEY: $obj/$SC_IMAGE (compile only: no initramfs)"
+	exit 0
+fi
+tools=$BUILD/tools
+[ "$SC_ARCH" = x86 ] || tools=$BUILD/tools-$SC_ARCH
+make -s -C "$TOP/tools" OUT="$tools" CC="${SC_CROSS}gcc" >"$tools.log" 2>&1 || {
+	cat "$tools.log" >&2
+	die "the in-guest runner or tests failed to build for $SC_ARCH (log: $tools.log)"
 }
 # The tree's own cgroup selftests, built from the tree under test; not
 # for the benchmark kernels, which run no tests.
-ksft=$BUILD/tools/kselftest-$(basename "$tree")
+ksft=$tools/kselftest-$(basename "$tree")
 [ "$SC_TIER" = bench ] || make -s -C "$TOP/tools" kselftest KSFT_SRC="$tree/tools/testing/selftests" \
-	KSFT_OUT="$ksft" >"$BUILD/kselftest.log" 2>&1 || {
-	cat "$BUILD/kselftest.log" >&2
-	die "the tree's cgroup selftests failed to build (log: $BUILD/kselftest.log)"
+	KSFT_OUT="$ksft" CC="${SC_CROSS}gcc" >"$tools-kselftest.log" 2>&1 || {
+	cat "$tools-kselftest.log" >&2
+	die "the tree's cgroup selftests failed to build for $SC_ARCH (log: $tools-kselftest.log)"
 }
 list=$cfgtmp/initramfs.list
 {
@@ -147,15 +181,15 @@ list=$cfgtmp/initramfs.list
 		[ -e "$t" ] || continue
 		echo "file /kselftest/cgroup/${t##*/} $t 0755 0 0"
 	done
-	echo "file /init $BUILD/tools/init 0755 0 0"
-	for t in "$BUILD"/tools/tests/*; do
+	echo "file /init $tools/init 0755 0 0"
+	for t in "$tools"/tests/*; do
 		[ -e "$t" ] || continue
 		# Only tests whose source still exists.
 		[ -f "$TOP/tools/tests/${t##*/}.c" ] || continue
 		echo "file /tests/${t##*/} $t 0755 0 0"
 	done
 	# Benchmarks (make bench) run as mm510.tests=bench/<name>.
-	for t in "$BUILD"/tools/bench/*; do
+	for t in "$tools"/bench/*; do
 		[ -e "$t" ] || continue
 		[ -f "$TOP/tools/bench/${t##*/}.c" ] || continue
 		echo "file /tests/bench/${t##*/} $t 0755 0 0"
@@ -169,4 +203,4 @@ list=$cfgtmp/initramfs.list
 "$obj/usr/gen_init_cpio" "$list" >"$cfgtmp/initramfs.cpio"
 cmp -s "$cfgtmp/initramfs.cpio" "$obj/mm510-initramfs.cpio" ||
 	cp "$cfgtmp/initramfs.cpio" "$obj/mm510-initramfs.cpio"
-msg "$SC_KEY: $obj/arch/x86/boot/bzImage, $obj/mm510-initramfs.cpio"
+msg "$SC_KEY: $obj/$SC_IMAGE, $obj/mm510-initramfs.cpio"

@@ -1,13 +1,52 @@
 # SPDX-License-Identifier: GPL-2.0
 # Look up a scenario of configs/scenarios.  Sourced after lib.sh.
 #   scenario_load NAME  sets SC_NAME SC_FRAGMENTS (array) SC_KEY SC_TIER
-#                       SC_TIMEOUT SC_MACHINE (array) SC_ARGS, or dies
+#                       SC_TIMEOUT SC_MACHINE (array) SC_ARGS and the arch
+#                       (SC_ARCH and the arch_* values below), or dies
 #                       naming the known ones.
 #   scenario_names [TIER]  lists the scenarios (of one tier).
+#
+# The arch: a fragment may name it on a line "# Arch: NAME" (the
+# kernel's ARCH); a scenario whose fragments name none is x86.  Each
+# arch the pipeline knows has one row here:
+#   ARCH  CROSS_COMPILE  compiler-package  libc.a-for-static-guest-programs
+#         libc-package  image  QEMU  QEMU-package
+# ("-": none; an arch without QEMU is compile-only).  Adding an arch is
+# a row here, its fragment and its branch in ci/boot.sh's machine.
 
 SCENARIOS=$TOP/configs/scenarios
 # What a scenario's machine column may add to the guest (ci/boot.sh).
 SC_MACHINE_FEATURES="dimm"
+
+SC_ARCHES="\
+x86   -                   gcc                     /usr/lib/x86_64-linux-gnu/libc.a  libc6-dev               arch/x86/boot/bzImage  qemu-system-x86_64   qemu-system-x86
+arm64 aarch64-linux-gnu-  gcc-aarch64-linux-gnu   /usr/aarch64-linux-gnu/lib/libc.a libc6-dev-arm64-cross   arch/arm64/boot/Image  qemu-system-aarch64  qemu-system-arm
+arm   arm-linux-gnueabihf- gcc-arm-linux-gnueabihf -                                -                       arch/arm/boot/zImage   -                    -
+"
+
+# arch_load ARCH: sets SC_ARCH, SC_CROSS (CROSS_COMPILE, may be empty),
+# SC_CC_PKG, SC_LIBC, SC_LIBC_PKG, SC_IMAGE, SC_QEMU, SC_QEMU_PKG (the
+# last four empty for a compile-only arch), or dies naming the known.
+arch_load() {
+	local row known
+	row=$(awk -v a="$1" '$1 == a' <<<"$SC_ARCHES")
+	known=$(awk 'NF { printf "%s%s", sep, $1; sep = " " }' <<<"$SC_ARCHES")
+	[ -n "$row" ] || die "unknown arch '$1' (scenario ${SC_NAME:-?}); known: $known"
+	read -r SC_ARCH SC_CROSS SC_CC_PKG SC_LIBC SC_LIBC_PKG SC_IMAGE SC_QEMU SC_QEMU_PKG <<<"$row"
+	local v
+	for v in SC_CROSS SC_LIBC SC_LIBC_PKG SC_QEMU SC_QEMU_PKG; do
+		[ "${!v}" = - ] && printf -v "$v" ''
+	done
+	return 0
+}
+
+# need_cross: the scenario's compiler (and, to build the guest's static
+# programs, its libc), or die with the apt-get command.
+need_cross() {
+	need "${SC_CROSS}gcc" "$SC_CC_PKG"
+	[ -z "$SC_LIBC" ] || [ -e "$SC_LIBC" ] ||
+		die "$SC_LIBC not found ($SC_ARCH's static libc, for the guest's programs): install it with 'apt-get install $SC_LIBC_PKG' (or run 'make deps' as root)"
+}
 
 scenario_names() {
 	awk -v t="${1:-}" '!/^#/ && NF >= 5 && (t == "" || $3 == t || (t == "full")) { print $1 }' \
@@ -34,4 +73,14 @@ scenario_load() {
 			die "scenario $SC_NAME names configs/$f.config, which does not exist"
 	done
 	SC_KEY=$(IFS=+; echo "${SC_FRAGMENTS[*]}")
+
+	local arch=x86 a from=
+	for f in "${SC_FRAGMENTS[@]}"; do
+		a=$(sed -n 's/^# Arch: *\([^ ]*\) *$/\1/p' "$TOP/configs/$f.config")
+		[ -n "$a" ] || continue
+		[ -z "$from" ] || [ "$a" = "$arch" ] ||
+			die "scenario $SC_NAME: configs/$from.config says arch $arch, configs/$f.config says $a"
+		arch=$a from=$f
+	done
+	arch_load "$arch"
 }

@@ -425,6 +425,55 @@ t_missing_tool() {
 		"$TOP/ci/boot.sh" default
 }
 
+# An arch: a fragment naming one the pipeline does not know fails with
+# the known ones, before anything is made; two fragments naming two
+# arches fail too.
+t_unknown_arch() {
+	local p b=$scratch/b-arch
+	p=$(project_copy)
+	printf '# Help: test\n# Arch: mips\n' >"$p/configs/mips.config"
+	printf '# Arch: arm\n' >"$p/configs/arm32.config"
+	printf 'mipsy guest,mm,mips full - - -\nmixed guest,arm64,arm32 full - - -\n' \
+		>>"$p/configs/scenarios"
+	expect_fail "unknown arch 'mips' (scenario mipsy); known: x86 arm64 arm" \
+		env BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base "$p/ci/build.sh" mipsy
+	expect_fail "configs/arm64.config says arch arm64, configs/arm32.config says arm" \
+		env BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base "$p/ci/build.sh" mixed
+	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
+}
+
+# A fragment's option of another arch is left out (and said), where the
+# same fragment's option that no Kconfig file defines fails the build.
+t_foreign_option() {
+	local p b=$scratch/b-foreign out
+	p=$(project_copy)
+	out=$(BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base CONFIG_ONLY=1 \
+		"$p/ci/build.sh" arm64 2>&1) || { echo "$out"; return 1; }
+	grep -qF 'CONFIG_X86_64_ACPI_NUMA: not an option of arm64, left out' <<<"$out" ||
+		{ echo "$out"; echo "the x86 option was not reported"; return 1; }
+	echo 'CONFIG_MM510_NO_SUCH_OPTION=y' >>"$p/configs/arm64.config"
+	expect_fail "CONFIG_MM510_NO_SUCH_OPTION=y (no Kconfig file of the tree defines CONFIG_MM510_NO_SUCH_OPTION)" \
+		env BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base CONFIG_ONLY=1 "$p/ci/build.sh" arm64
+}
+
+# A missing cross compiler, static libc or QEMU names its package, and
+# nothing is made; an arch without a QEMU machine says it only compiles.
+t_missing_cross() {
+	local bin=$scratch/bin-cross b=$scratch/b-cross f
+	mkdir -p "$bin"
+	for f in /usr/bin/* /bin/*; do
+		case ${f##*/} in aarch64-linux-gnu-gcc|qemu-system-aarch64) continue ;; esac
+		[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}"
+	done
+	expect_fail "install it with 'apt-get install gcc-aarch64-linux-gnu'" \
+		env PATH="$bin" BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base "$TOP/ci/build.sh" arm64
+	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
+	expect_fail "install it with 'apt-get install qemu-system-arm'" \
+		env PATH="$bin" BUILD="$b" "$TOP/ci/boot.sh" arm64
+	expect_fail "scenario arm is for arm, which this pipeline only compiles" \
+		env BUILD="$b" "$TOP/ci/boot.sh" arm
+}
+
 # --- review gates (ci/gates.sh): a bad patch is caught by its gate -----------
 
 # gate_patch OUT SUBJECT SED [TRAILER]: a patch of mm/mmzone.c made by SED
@@ -1034,6 +1083,9 @@ pre)
 	run_case "base: build folder's disk full" t_full_disk_build
 	run_case "fetch: cache disk full" t_full_disk_cache
 	run_case "boot: missing tool names its package" t_missing_tool
+	run_case "scenario: an unknown arch is named with the known ones" t_unknown_arch
+	run_case "build: another arch's option is left out, an unknown one fails" t_foreign_option
+	run_case "build/boot: missing cross compiler or QEMU names its package" t_missing_cross
 	run_case "gates: an out-of-order series entry must say why" t_gate_series_order
 	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
 	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance
