@@ -499,6 +499,26 @@ int mmt_slabinfo(const char *name, long *active, long *total)
 	return ret;
 }
 
+long mmt_kmalloc_min(void)
+{
+	char line[512];
+	long n, min = -1;
+	char end;
+	FILE *f;
+
+	f = fopen("/proc/slabinfo", "re");
+	if (!f) {
+		mmt_log("open /proc/slabinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "kmalloc-%ld%c", &n, &end) == 2 && end == ' ' &&
+		    (min < 0 || n < min))
+			min = n;
+	fclose(f);
+	return min;
+}
+
 int mmt_slab_shrink(const char *name)
 {
 	char path[320];	/* a d_name of up to 255 bytes fits */

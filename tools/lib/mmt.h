@@ -118,6 +118,13 @@ int mmt_cmdline_has(const char *word);
 int mmt_slabinfo(const char *name, long *active, long *total);
 
 /*
+ * The size of the smallest kmalloc cache ("kmalloc-<n>" in
+ * /proc/slabinfo): 8 on x86, 128 on arm64, whose ARCH_DMA_MINALIGN
+ * (128 in 5.10) keeps kmalloc from smaller sizes.  -1 without one.
+ */
+long mmt_kmalloc_min(void);
+
+/*
  * SLUB only (/sys/kernel/slab): mmt_slab_shrink() flushes the per-cpu
  * slabs of cache @name back to the node lists (and empties KASAN's
  * quarantine of it), after which /proc/slabinfo's active_objs counts

@@ -31,6 +31,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 #define CMA_ALLOC_MAX	64
 
@@ -82,6 +83,19 @@ static void ca_free_all(void)
 	ca_held = 0;
 }
 
+/*
+ * The physical address behind a CPU address of dma_alloc_coherent():
+ * the linear map's on x86, where the device is DMA-coherent; a vmap of
+ * the pages on arm64, where a device without "dma-coherent" gets the
+ * range remapped uncached (dma-direct's DMA_DIRECT_REMAP).
+ */
+static phys_addr_t ca_phys(void *cpu)
+{
+	if (is_vmalloc_addr(cpu))
+		return page_to_phys(vmalloc_to_page(cpu)) + offset_in_page(cpu);
+	return virt_to_phys(cpu);
+}
+
 static int ca_take(int n)
 {
 	int i;
@@ -96,7 +110,7 @@ static int ca_take(int n)
 			return -ENOMEM;
 		}
 		/* Direct mapping: the bus address is the physical one. */
-		if (virt_to_phys(r->cpu) != r->dma)
+		if (ca_phys(r->cpu) != r->dma)
 			ca_error("not physically contiguous as mapped", ca_held);
 		if (memchr_inv(r->cpu, 0, ca_size()))
 			ca_error("not zeroed", ca_held);

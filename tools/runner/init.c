@@ -5,7 +5,9 @@
  * Modelled on the kernel's nolibc selftest: prepare() mounts what the
  * tests need, the tests run one after another, results come out as TAP
  * on the console, and the verdict leaves the guest through QEMU's exit
- * status: power off on success, isa-debug-exit on failure.  A crash of
+ * status: power off on success; on failure, isa-debug-exit on x86 (QEMU
+ * exits with 3) and semihosting's SYS_EXIT on arm64 (QEMU exits with 1;
+ * the host enables it for user space with -semihosting-config).  A crash of
  * this program panics the kernel, and the host boots with panic=-1 and
  * -no-reboot, so a crash never looks like a pass: the host also requires
  * the final "mm510-runner: PASS" line.
@@ -25,7 +27,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
 #include <sys/io.h>
+#define HAVE_DEBUG_EXIT	1
+#define DEBUG_EXIT_PORT	0xf4
+#endif
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -38,7 +44,6 @@
 #define MODULE_DIR	"/modules"
 #define CG_ROOT		"/sys/fs/cgroup"
 #define MAX_TESTS	256
-#define DEBUG_EXIT_PORT	0xf4
 
 static char cmdline[4096];
 static int kmsg_fd = -1;
@@ -51,6 +56,8 @@ static const char * const bad_log[] = {
 	"Oops",
 	"KASAN",
 	"Call Trace",
+	"Call trace:",			/* arm64 */
+	"Unable to handle kernel",	/* arm64 faults */
 	"general protection fault",
 	"INFO: possible",
 	"INFO: inconsistent",
@@ -64,12 +71,16 @@ static const char * const bad_log[] = {
 /*
  * An OOM report (a memcg OOM test provokes them) always carries a stack
  * trace.  Between "invoked oom-killer:" and the report's "Killed process"
- * line a "Call Trace" is expected; every other bad_log pattern still
- * counts there.
+ * line a "Call Trace" (arm64: "Call trace:") is expected; every other
+ * bad_log pattern still counts there.
  */
 #define OOM_START	"invoked oom-killer:"
 #define OOM_END		"Killed process"
-#define OOM_ALLOWED	"Call Trace"
+
+static int oom_allowed(const char *pattern)
+{
+	return !strcmp(pattern, "Call Trace") || !strcmp(pattern, "Call trace:");
+}
 
 static void say(const char *fmt, ...)
 {
@@ -180,7 +191,7 @@ static int scan_kmsg(void)
 		else if (strstr(msg, OOM_END))
 			in_oom = 0;
 		for (i = 0; i < sizeof(bad_log) / sizeof(bad_log[0]); i++) {
-			if (in_oom && !strcmp(bad_log[i], OOM_ALLOWED))
+			if (in_oom && oom_allowed(bad_log[i]))
 				continue;
 			if (strstr(msg, bad_log[i])) {
 				if (bad < 20)
@@ -380,6 +391,40 @@ static int run_one(const char *name, int timeout)
 	return WEXITSTATUS(status);
 }
 
+#ifdef __aarch64__
+/*
+ * Semihosting SYS_EXIT (0x18) with ADP_Stopped_ApplicationExit and an
+ * exit code: QEMU exits with that code.  Without semihosting the HLT is
+ * an undefined instruction and the caller dies of SIGILL, so it runs in
+ * a child of its own.
+ */
+static void fail_exit(void)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		unsigned long block[2] = { 0x20026, 1 };
+		register unsigned long x0 asm("x0") = 0x18;
+		register unsigned long x1 asm("x1") = (unsigned long)block;
+
+		asm volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+#elif defined(HAVE_DEBUG_EXIT)
+static void fail_exit(void)
+{
+	if (!ioperm(DEBUG_EXIT_PORT, 4, 1))
+		outb(1, DEBUG_EXIT_PORT);	/* QEMU exits with 3 */
+}
+#else
+static void fail_exit(void)
+{
+}
+#endif
+
 static void finish(int pass)
 {
 	pid_t pid;
@@ -389,8 +434,8 @@ static void finish(int pass)
 	/* PID 1 cannot survive its own reboot(); a child does it. */
 	pid = fork();
 	if (!pid) {
-		if (!pass && !ioperm(DEBUG_EXIT_PORT, 4, 1))
-			outb(1, DEBUG_EXIT_PORT);	/* QEMU exits with 3 */
+		if (!pass)
+			fail_exit();
 		reboot(RB_POWER_OFF);
 		_exit(0);
 	}

@@ -2,8 +2,9 @@
 /*
  * The guest has the topology the mm tests are written for: two NUMA
  * nodes with memory, two online CPUs, CPU n on node n (QEMU gives each
- * vCPU its own socket and node).  A kernel that lost ACPI NUMA or SMP
- * support boots with one node or one CPU and fails here.
+ * vCPU its own socket and node).  A kernel that lost its NUMA source
+ * (ACPI SRAT on x86, the device tree on arm64) or SMP support boots with
+ * one node or one CPU and fails here.
  */
 #include <stdio.h>
 #include <unistd.h>

@@ -6,7 +6,9 @@
  * Backs group 3 (memcg_stock_pcp caching of slab vmstat data,
  * refill_obj_stock() keeping sub-page remainders).  From inside a child
  * cgroup the kmalloc_cg module allocates NR objects of 32 B and of 4 KiB
- * with GFP_KERNEL_ACCOUNT.  Checked:
+ * with GFP_KERNEL_ACCOUNT (on arm64 the small objects are of 128 B, its
+ * smallest kmalloc size: SMALL below is the larger of 32 and that).
+ * Checked:
  * - memory.stat slab and slab_unreclaimable grow by NR * object size and
  *   return after the free;
  * - the nodes' SUnreclaim (/sys/devices/system/node) grows with them and
@@ -60,8 +62,12 @@ struct objcase {
 	long nr;
 };
 
-static const struct objcase cases[] = {
-	{ "kmalloc-cg-32", 32, 32768 },		/* 1 MiB */
+/* The small objects: 32 B, or the smallest kmalloc size if larger. */
+static long small = 32;
+static char small_cg[32] = "kmalloc-cg-32";
+
+static struct objcase cases[] = {
+	{ small_cg, 32, 32768 },		/* 1 MiB */
 	{ "kmalloc-cg-4k", 4096, 512 },		/* 2 MiB */
 };
 
@@ -171,12 +177,31 @@ struct typecase {
 	long nr;
 };
 
-static const struct typecase typecases[] = {
-	{ "reclaimable", "kmalloc-rcl-32",
+static char small_rcl[32] = "kmalloc-rcl-32", small_dma[32] = "dma-kmalloc-32";
+
+static struct typecase typecases[] = {
+	{ "reclaimable", small_rcl,
 	  "slab_reclaimable", "slab_unreclaimable", 32768 },
-	{ "dma", "dma-kmalloc-32",
+	{ "dma", small_dma,
 	  "slab_unreclaimable", "slab_reclaimable", 40960 },
 };
+
+/* Objects of SMALL bytes, with as many bytes in all as of 32 B. */
+static void set_small(long min)
+{
+	size_t i;
+
+	if (min <= small)
+		return;
+	small = min;
+	snprintf(small_cg, sizeof(small_cg), "kmalloc-cg-%ld", small);
+	snprintf(small_rcl, sizeof(small_rcl), "kmalloc-rcl-%ld", small);
+	snprintf(small_dma, sizeof(small_dma), "dma-kmalloc-%ld", small);
+	cases[0].nr = cases[0].nr * cases[0].size / small;
+	cases[0].size = small;
+	for (i = 0; i < ARRAY_SIZE(typecases); i++)
+		typecases[i].nr = typecases[i].nr * 32 / small;
+}
 
 static int type_case(const struct typecase *t)
 {
@@ -192,15 +217,15 @@ static int type_case(const struct typecase *t)
 		return 0;
 	}
 	if (!mmt_check(!mmt_slab_read(t->cache, &own_a) &&
-		       !mmt_slab_read("kmalloc-cg-32", &cg_a),
-		       "%s or kmalloc-cg-32 not in /proc/slabinfo", t->cache))
+		       !mmt_slab_read(small_cg, &cg_a),
+		       "%s or %s not in /proc/slabinfo", t->cache, small_cg))
 		return -1;
 	/* obj_full_size(): the object plus its objcg pointer. */
 	want = t->nr * (own_a.objsize + (long long)sizeof(void *));
 	tol = ncpus * (2 * PAGE + 2 * BATCH);
 	slack = mmt_slab_slack(&own_a, ncpus) + mmt_slab_slack(&cg_a, ncpus);
 
-	if (kcg_param("size", 32))
+	if (kcg_param("size", small))
 		return -1;
 	a = mmt_cg_stat(CHILD, t->stat);
 	a2 = mmt_cg_stat(CHILD, t->other);
@@ -209,15 +234,15 @@ static int type_case(const struct typecase *t)
 	b = mmt_cg_stat(CHILD, t->stat);
 	b2 = mmt_cg_stat(CHILD, t->other);
 	if (mmt_slab_read(t->cache, &own_b) ||
-	    mmt_slab_read("kmalloc-cg-32", &cg_b))
+	    mmt_slab_read(small_cg, &cg_b))
 		return -1;
 	if (kcg_param("free", 1))
 		return -1;
 	mmt_slab_shrink(t->cache);
 	d = mmt_cg_stat(CHILD, t->stat);
 
-	mmt_log("%s x %ld: %s %+ld, kmalloc-cg-32 %+ld objects", t->param,
-		t->nr, t->cache, own_b.active - own_a.active,
+	mmt_log("%s x %ld: %s %+ld, %s %+ld objects", t->param,
+		t->nr, t->cache, own_b.active - own_a.active, small_cg,
 		cg_b.active - cg_a.active);
 	mmt_log("%s x %ld: %s %+lld (want %lld), %s %+lld; freed: %+lld",
 		t->param, t->nr, t->stat, b - a, want, t->other, b2 - a2,
@@ -225,7 +250,7 @@ static int type_case(const struct typecase *t)
 	if (!mmt_check(own_b.active - own_a.active >= t->nr - slack,
 		       "accounted %s objects not in %s", t->param, t->cache) ||
 	    !mmt_check(cg_b.active - cg_a.active <= slack,
-		       "accounted %s objects went to kmalloc-cg-32", t->param) ||
+		       "accounted %s objects went to %s", t->param, small_cg) ||
 	    !mmt_check(near(b - a, want, tol), "%s off", t->stat) ||
 	    !mmt_check(near(b2 - a2, 0, tol), "%s objects counted in %s",
 		       t->param, t->other) ||
@@ -304,7 +329,7 @@ static int node_case(void)
 		mmt_log("one memory node: the alternating-node case needs two");
 		return 0;
 	}
-	if (mmt_slab_read("kmalloc-cg-32", &geo))
+	if (mmt_slab_read(small_cg, &geo))
 		return -1;
 	want[1] = NODE_ROUNDS * (geo.objsize + (long long)sizeof(void *));
 	want[0] = NODE_RUN * want[1];
@@ -335,7 +360,7 @@ static int node_case(void)
 	}
 	node_fd = param_open("node");
 	accounted_fd = param_open("accounted");
-	if (node_fd < 0 || accounted_fd < 0 || kcg_param("size", 32) ||
+	if (node_fd < 0 || accounted_fd < 0 || kcg_param("size", small) ||
 	    take_nodes(cg_a, node_a))
 		goto out;
 	for (r = 0; r < NODE_ROUNDS; r++)
@@ -429,6 +454,7 @@ int main(void)
 	nnodes = mmt_nr_online_nodes();
 	if (!mmt_check(ncpus > 0 && nnodes > 0, "no CPU or node count"))
 		return KSFT_FAIL;
+	set_small(mmt_kmalloc_min());
 
 	err = mmt_module_load(MOD, NULL);
 	if (err && err != -EEXIST)
