@@ -474,6 +474,15 @@ t_missing_cross() {
 		env BUILD="$b" "$TOP/ci/boot.sh" arm
 }
 
+# make bench takes its kernels' arch from SCENARIO: an arch without a
+# bench scenario is refused before anything is built.
+t_bench_arch() {
+	local b=$scratch/b-bench
+	expect_fail "no bench scenario in configs/scenarios for arm (SCENARIO=arm)" \
+		env SCENARIO=arm BUILD="$b" "$TOP/ci/bench.sh"
+	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
+}
+
 # --- review gates (ci/gates.sh): a bad patch is caught by its gate -----------
 
 # gate_patch OUT SUBJECT SED [TRAILER]: a patch of mm/mmzone.c made by SED
@@ -1086,6 +1095,7 @@ pre)
 	run_case "scenario: an unknown arch is named with the known ones" t_unknown_arch
 	run_case "build: another arch's option is left out, an unknown one fails" t_foreign_option
 	run_case "build/boot: missing cross compiler or QEMU names its package" t_missing_cross
+	run_case "bench: an arch without a bench scenario is refused" t_bench_arch
 	run_case "gates: an out-of-order series entry must say why" t_gate_series_order
 	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
 	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance

@@ -6,7 +6,10 @@
  *
  * Runs where a memory block sits in ZONE_MOVABLE (the memhp scenario: a
  * hot-pluggable DIMM onlined with memhp_default_state=online_movable);
- * skips elsewhere.  On one such block B of node N:
+ * skips elsewhere.  On arm64 it always skips: QEMU's virt machine booted
+ * from a device tree has no memory hotplug, and 5.10's arm64 refuses to
+ * offline boot memory (prevent_bootmem_remove_notifier()), so there is no
+ * block to take offline.  On one such block B of node N:
  *
  * 1. Per-cpu lists off during an offline (0106/0107, Vlastimil Babka's
  *    ec6e8c7e0314): a page of B is pinned (vmsplice() holds a reference,
