@@ -55,9 +55,19 @@ for f in $(cd "$tree" && ls localversion* 2>/dev/null | sort); do
 	release=$release$(tr -d '\n' <"$tree/$f")
 done
 
+# The machine of the arch (adding one is a branch here).  arm64: virt
+# with GICv3 (virt's default is a GICv2, which cannot address more than
+# 8 CPUs), an ARMv8.0 Cortex-A57 (-cpu max adds pointer authentication,
+# slow to emulate under TCG), PSCI through HVC, the PL011 console, and
+# semihosting open to user space for the runner's failure exit.
 case $SC_ARCH in
-x86)	console=ttyS0 ;;
-arm64)	console=ttyAMA0 ;;
+x86)	console=ttyS0
+	machine=(-machine pc -cpu qemu64
+		 -device isa-debug-exit,iobase=0xf4,iosize=0x04) ;;
+arm64)	console=ttyAMA0
+	machine=(-machine virt,gic-version=3 -cpu cortex-a57
+		 -semihosting-config enable=on,target=native,userspace=on) ;;
+*)	die "ci/boot.sh has no QEMU machine for $SC_ARCH" ;;
 esac
 args="console=$console panic=-1 loglevel=6 log_buf_len=4M mm510.release=$release"
 [ -n "${TESTS:-}" ] && args="$args mm510.tests=$TESTS"
@@ -102,18 +112,6 @@ for feature in "${SC_MACHINE[@]}"; do
 	esac
 done
 
-# The machine of the arch.  arm64: virt with GICv3 (virt's default is a
-# GICv2, which cannot address more than 8 CPUs), an ARMv8.0 Cortex-A57
-# (-cpu max adds pointer authentication, slow to emulate under TCG),
-# PSCI through HVC, and semihosting open to user space for the runner's
-# failure exit.
-case $SC_ARCH in
-x86)	machine=(-machine pc -cpu qemu64
-		 -device isa-debug-exit,iobase=0xf4,iosize=0x04) ;;
-arm64)	machine=(-machine virt,gic-version=3 -cpu cortex-a57
-		 -semihosting-config enable=on,target=native,userspace=on) ;;
-esac
-
 rc=0
 timeout -k 10 "$limit" "$SC_QEMU" \
 	-accel tcg "${machine[@]}" "${mem[@]}" \
@@ -136,7 +134,7 @@ elif grep -q '^mm510-runner: PASS' "$log" && [ "$rc" -eq 0 ]; then
 	echo "boot $SC_NAME: PASS ($(grep -c '^ok ' "$log") passed)"
 	exit 0
 elif grep -q '^mm510-runner: FAIL' "$log"; then
-	verdict="tests failed: $(grep -c '^not ok ' "$log") of $(grep -cE '^(not )?ok ' "$log")"
+	verdict="tests failed: $(grep -c '^not ok ' "$log") of $(grep -cE '^(not )?ok ' "$log") (QEMU exit status $rc)"
 elif grep -q 'Kernel panic' "$log"; then
 	verdict="kernel panic: $(grep -m1 'Kernel panic' "$log" | sed 's/^\[[^]]*\] //')"
 else

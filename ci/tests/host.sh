@@ -6,7 +6,8 @@
 #   host.sh pre    cases that need only the fetched tarball and base repo
 #                  (the review-gate cases build one small object in
 #                  BUILD/hosttest-gates, kept between runs)
-#   host.sh guest  cases that need a built default kernel
+#   host.sh guest  cases that need a built default kernel (and the arm64
+#                  one, which skip without it)
 #   host.sh full   cases of make check-full's gates and of make rebase
 #                  (minutes of compiling and extracting; not in make check)
 #   HOST_CASES=<regex> host.sh ...   only the cases whose function matches
@@ -961,6 +962,16 @@ t_guest_test_fails() {
 		QUIET=1 "$TOP/ci/boot.sh" default
 }
 
+# On arm64 the same failure ends QEMU with status 1 (the runner's
+# semihosting SYS_EXIT), and a pass needs the PASS line as on x86.
+t_guest_arm64_fails() {
+	local obj
+	obj=$BUILD/obj/stack-$(. "$TOP/ci/scenario.sh"; scenario_load arm64; echo "$SC_KEY")
+	[ -f "$obj/mm510-initramfs.cpio" ] || { echo "no arm64 kernel built"; return 4; }
+	expect_fail "tests failed: 1 of 2 (QEMU exit status 1)" env BOOT_LOG="$scratch/boot.log" \
+		TESTS=no_such_test BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" arm64
+}
+
 t_guest_leftover() {
 	# What a test leaves behind fails that test, is removed, and does
 	# not fail the next one.
@@ -1107,6 +1118,7 @@ guest)
 	run_case "boot: guest panics" t_guest_panics
 	run_case "boot: guest hangs" t_guest_hangs
 	run_case "boot: failing test fails the run" t_guest_test_fails
+	run_case "boot: a failing test on arm64 ends QEMU with status 1" t_guest_arm64_fails
 	run_case "boot: a test's leftover cgroup fails it, not the next" t_guest_leftover
 	run_case "build: interrupted, then resumed" t_build_interrupted
 	;;
