@@ -53,6 +53,8 @@ help:
 	@echo '                    5 repetitions), run tools/bench; writes build/bench/'
 	@echo '                    report.md, results.csv, ratios.png and prints the report'
 	@echo '  make bench QUICK=1  the quick development form (1 repetition, tcg, no peer)'
+	@echo '  make bench SCENARIO=arm64  the same on arm64 (the arch of SCENARIO picks the'
+	@echo '                    bench scenario: bench-arm64); writes build/bench-arm64/'
 	@echo
 	@echo 'Review and sending:'
 	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
@@ -85,7 +87,7 @@ help:
 		printf "  %-10s %-26s %-6s %-6s%s\n", $$1, $$2, $$3, $$5, a }' configs/scenarios
 	@echo
 	@echo 'Variables in effect:'
-	@echo '  SCENARIO=$(SCENARIO)    scenario for build/boot'
+	@echo '  SCENARIO=$(SCENARIO)    scenario for build/boot/stress (and the arch of bench)'
 	@echo '  KERNEL_TREE=$(KERNEL_TREE)    your own git tree at 5.10.262 (empty: the pinned tarball)'
 	@echo '  TREE=$(TREE)    stack (the series applied) or base (plain 5.10.262)'
 	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all)'
@@ -139,7 +141,7 @@ stress:
 		BOOT_TIMEOUT=$(or $(BOOT_TIMEOUT),$(STRESS_TIMEOUT)) $(MAIN) boot
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/tools-* $(BUILD)/*.applied $(BUILD)/kselftest.log
+	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/tools-* $(BUILD)/tools.log $(BUILD)/*.applied
 
 distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi

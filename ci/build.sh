@@ -3,7 +3,9 @@
 #
 # build.sh SCENARIO: configure and build the kernel of a scenario, the
 # test modules against it, and its initramfs (runner, tests, modules,
-# and the tree's own cgroup selftests).
+# and the tree's own cgroup selftests), for the scenario's arch
+# (ci/scenario.sh: ARCH, CROSS_COMPILE, the image; cross-built with
+# Debian's cross compilers for the arches other than x86).
 #
 # TREE=stack (default) builds the applied stack, TREE=base the plain
 # base, TREE=peer the peer kernel of `make bench` (ci/peer.sh), TREE=cut
