@@ -15,7 +15,8 @@
 # its ratio to base's overhead is what upstream quotes (0.58 for 32-byte
 # and 0.43 for 4 KiB objects with Waiman Long's series).
 #
-# Environment: BENCH_RUNS, BENCH_FAILED, BENCH_QUICK (for the header).
+# Environment: BENCH_RUNS, BENCH_FAILED, BENCH_QUICK, BENCH_ARCH and
+# BENCH_FRAGMENTS (for the header).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -69,7 +70,7 @@ END {
 	echo
 	echo "Kernels: **base** = plain 5.10.262, **stack** = 5.10.262 with the mm510 series,"
 	echo "**peer** = Debian's 6.1 (linux-source-6.1), **g1..g3** (ATTRIB=1) = the stack cut after"
-	echo "that group of \`series\`; the same config fragments (guest, mm, bench)."
+	echo "that group of \`series\`; the same config fragments (${BENCH_FRAGMENTS:-guest, mm, bench}), built for ${BENCH_ARCH:-x86}."
 	if [ -n "${BENCH_KERNELS:-}" ] && [ -f "$BENCH_KERNELS" ]; then
 		echo "Releases: $(awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }' "$BENCH_KERNELS")."
 	fi

@@ -108,11 +108,13 @@ keep() {
 	cp "$obj/$SC_IMAGE" "$dst/$SC_IMAGE"
 	cp "$obj/mm510-initramfs.cpio" "$dst/mm510-initramfs.cpio"
 }
-# Release names, for the report's header: bzImage's kernel_version
-# string, or the banner of an uncompressed Image (arm64).
+# Release names, for the report's header: the banner of an uncompressed
+# Image (arm64), else bzImage's kernel_version string.
 release_of() {
-	strings "$out/kernels/$1/$SC_IMAGE" |
-		sed -n 's/^\([0-9][0-9.]*[^ ]*\) (.*/\1/p; s/^Linux version \([0-9][^ ]*\) (.*/\1/p' | head -n 1
+	local img=$out/kernels/$1/$SC_IMAGE r
+	r=$(strings "$img" | sed -n 's/^Linux version \([0-9][^ ]*\) (.*/\1/p' | head -n 1)
+	[ -n "$r" ] || r=$(strings "$img" | sed -n 's/^\([0-9][0-9.]*[^ ]*\) (.*/\1/p' | head -n 1)
+	echo "$r"
 }
 
 # ATTRIB=1: the stack cut after groups 1, 2 and 3 of the series (the
@@ -219,6 +221,7 @@ for k in $kernels; do
 	echo "$k $(release_of "$k")"
 done >"$out/kernels.txt"
 BENCH_KERNELS=$out/kernels.txt BENCH_FAILED=$failed BENCH_RUNS=$runs BENCH_QUICK=$quick \
+	BENCH_ARCH=$SC_ARCH BENCH_FRAGMENTS="${SC_KEY//+/, }" \
 	"$TOP/ci/bench-report.sh" "$csv" "$out"
 cat "$out/report.md"
 [ "$failed" -eq 0 ] || die "$failed of $runs benchmark boots failed (logs in $out/logs)"
