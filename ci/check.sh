@@ -8,8 +8,9 @@
 # scenario of tier "check".  With MM510_FULL=1 (`make check-full`) it
 # also runs the slow gates (per-patch build with W=1 and sparse,
 # coccinelle), builds every scenario of tier "full" (and boots those
-# with a boot timeout: arm64-debug) and checks what `make send` writes.  Prints one line per check (name,
-# pass/warn/fail, reason, log), and ends with "N passed, N failed",
+# with a boot timeout: arm64-debug, slob) and checks what `make send`
+# writes.  Prints one line per check (name, pass/warn/fail, reason,
+# log), and ends with "N passed, N failed",
 # counting each TAP test once; a warning counts as passed.
 
 . "$(dirname "$0")/lib.sh"

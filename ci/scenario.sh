@@ -2,8 +2,8 @@
 # Look up a scenario of configs/scenarios.  Sourced after lib.sh.
 #   scenario_load NAME  sets SC_NAME SC_FRAGMENTS (array) SC_KEY SC_TIER
 #                       SC_TIMEOUT SC_MACHINE (array) SC_ARGS and the arch
-#                       (SC_ARCH and the arch_* values below), or dies
-#                       naming the known ones.
+#                       (SC_ARCH and the other values arch_load sets), or
+#                       dies naming the known ones.
 #   scenario_names [TIER]  lists the scenarios (of one tier).
 #
 # The arch: a fragment may name it on a line "# Arch: NAME" (the
