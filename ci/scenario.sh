@@ -3,7 +3,9 @@
 #   scenario_load NAME  sets SC_NAME SC_FRAGMENTS (array) SC_KEY SC_TIER
 #                       SC_TIMEOUT SC_MACHINE (array) SC_ARGS and the arch
 #                       (SC_ARCH and the other values arch_load sets), or
-#                       dies naming the known ones.
+#                       dies naming the known ones.  ADD_FRAGMENTS (comma-
+#                       separated, e.g. kabi for make kabi) are appended to
+#                       the scenario's fragments: their own build folder.
 #   scenario_names [TIER]  lists the scenarios (of one tier).
 #
 # The arch: a fragment may name it on a line "# Arch: NAME" (the
@@ -67,7 +69,7 @@ scenario_load() {
 		[[ " $SC_MACHINE_FEATURES " == *" $m "* ]] ||
 			die "scenario $SC_NAME asks for machine feature '$m'; known: $SC_MACHINE_FEATURES"
 	done
-	IFS=, read -r -a SC_FRAGMENTS <<<"$f"
+	IFS=, read -r -a SC_FRAGMENTS <<<"$f${ADD_FRAGMENTS:+,$ADD_FRAGMENTS}"
 	for f in "${SC_FRAGMENTS[@]}"; do
 		[ -f "$TOP/configs/$f.config" ] ||
 			die "scenario $SC_NAME names configs/$f.config, which does not exist"
