@@ -24,6 +24,10 @@ BENCH_VARS := QUICK REPS MODES PEER BENCHES BENCH_OPS ATTRIB BENCH_OUT \
 	BENCH_BUILD_ONLY BENCH_REUSE
 export $(BENCH_VARS)
 
+# make kabi (ci/kabi.sh): the symbols your modules use, checked by the report.
+KABI_SYMBOLS	?=
+export KABI_SYMBOLS
+
 # make stress: the stress tests' long form (mm510.stress=long), each
 # bounded by its counts and a time budget; `make check` runs the short form.
 STRESS_TESTS	?= stress_cpu_hotplug,stress_memcg_churn,stress_memcg_oom,stress_vm_knobs
@@ -55,6 +59,12 @@ help:
 	@echo '  make bench QUICK=1  the quick development form (1 repetition, tcg, no peer)'
 	@echo '  make bench SCENARIO=arm64  the same on arm64 (the arch of SCENARIO picks the'
 	@echo '                    bench scenario: bench-arm64); writes build/bench-arm64/'
+	@echo '  make kabi         build base and stack of SCENARIO with DWARF and MODVERSIONS'
+	@echo '                    (configs/kabi.config), compare their module interface with'
+	@echo '                    libabigail and Module.symvers; writes build/kabi/report.md'
+	@echo '                    (each change under its patch), symbols.tsv, types.tsv'
+	@echo '  make kabi KABI_SYMBOLS=<file>  also say which of your symbols (an Android'
+	@echo '                    symbol list) break, and fail when one does'
 	@echo
 	@echo 'Review and sending:'
 	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
@@ -94,6 +104,7 @@ help:
 	@echo '  BUILD=$(BUILD)'
 	@echo '  JOBS=$(JOBS)'
 	@echo '  STRESS_TESTS=$(STRESS_TESTS)'
+	@echo '  KABI_SYMBOLS=$(KABI_SYMBOLS)    make kabi: your modules'"'"' symbol list (empty: none)'
 	@echo '  SEND_TO=$(SEND_TO)    make send: where the series goes (comma- or space-separated;'
 	@echo '                    required; make check-full uses stable@vger.kernel.org)'
 	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER)'
@@ -127,6 +138,10 @@ send:
 bench:
 	@ci/bench.sh
 
+kabi:
+	@$(MAIN) deps fetch base apply
+	@ci/kabi.sh
+
 rebase:
 	@$(MAIN) deps fetch base apply
 	@ci/rebase.sh $(BASE)
@@ -147,5 +162,5 @@ distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check check-full stress bench \
+.PHONY: all help deps fetch base apply build boot check check-full stress bench kabi \
 	maintainers-notes send rebase refresh clean distclean
