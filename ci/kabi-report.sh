@@ -22,20 +22,24 @@
 # Three sources, each for what it knows:
 #   Module.symvers     symbols exported, removed, whose CRC or export type
 #                      changed (what modversions refuses a module for);
-#   abidiff            the types behind the change (libabigail, kernel mode,
-#                      leaf changes: which members of which structures moved
-#                      or changed size, and the exported interfaces each
-#                      reaches);
+#   libabigail         the types behind the change: abidw of each vmlinux's
+#                      exported interface, abidiff's leaf changes of the two
+#                      (which members of which structures were added,
+#                      removed, renamed or retyped; what changed in an
+#                      exported symbol's own type);
 #   *.symtypes         for each symbol whose CRC changed, the type
 #                      definitions that differ in its exporting file.
 # A changed type is put on the patches that changed its definition in the
 # tree (git log -L over the definition's lines, or -S for one that is
-# gone); a CRC on the patches of the types it was computed from.
+# gone), a member on those that changed its line, a CRC on the patches of
+# the types it was computed from, an export on those that changed its
+# EXPORT_SYMBOL line.
 #
-# Writes OUTDIR/report.md, OUTDIR/symbols.tsv, OUTDIR/types.tsv,
-# OUTDIR/symbol-list.tsv (with a SYMBOL-LIST) and abidiff's own output
-# OUTDIR/abidiff.txt, all at once: they are made in a temporary folder
-# beside OUTDIR and moved in place only when complete.
+# Writes OUTDIR/report.md and, for machines, OUTDIR/symbols.tsv,
+# types.tsv, members.tsv, keys.tsv, symbol-list.tsv (with a SYMBOL-LIST),
+# and libabigail's base.abi.xml, stack.abi.xml and abidiff.txt, all at
+# once: they are made in a temporary folder beside OUTDIR and moved in
+# place only when complete.
 # Exit status: 0; 3 when a symbol of SYMBOL-LIST breaks; 1 on an error
 # (bad input: nothing written).
 
@@ -75,7 +79,9 @@ for i in "${!commits[@]}"; do patch_of[${commits[$i]}]=${patches[$i]%.patch}; do
 out=${out%/}
 mkdir -p "$(dirname "$out")"
 tmp=$(mktemp -d "$(dirname "$out")/.kabi.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+pids=()
+# An interrupted run stops the abidw runs it started, and leaves nothing.
+trap 'for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null || :; done; rm -rf "$tmp"' EXIT
 mkdir "$tmp/out"
 
 # --- exported symbols: Module.symvers -----------------------------------------
@@ -99,7 +105,7 @@ if [ -n "$slist" ]; then
 		awk 'NF == 1 { print $1 } NF > 1 { bad = 1; print "kabi-report.sh: '"$slist"': not one symbol a line: " $0 > "/dev/stderr" }
 		     END { exit bad }' | sort -u >"$tmp/user" || die "$slist is not a symbol list"
 	[ -s "$tmp/user" ] || die "symbol list $slist names no symbol"
-	unknown=$(cut -f1 "$tmp/symvers.tsv" | comm -13 - "$tmp/user")
+	unknown=$(cut -f1 "$tmp/symvers.tsv" | sort | comm -13 - "$tmp/user")
 	[ -z "$unknown" ] ||
 		die "symbol list $slist names $(wc -l <<<"$unknown") symbol(s) neither kernel exports: $(head -n 10 <<<"$unknown" | tr '\n' ' ')"
 fi
@@ -111,7 +117,6 @@ fi
 # while those are the same (a second run with another SYMBOL-LIST).
 abiver=$(abidiff --version)
 abidw_key() { echo "$abiver --exported-interfaces-only $(sha256sum "$1/vmlinux" | cut -d' ' -f1)"; }
-pids=()
 for v in base stack; do
 	d=$bobj
 	[ $v = base ] || d=$sobj
@@ -128,6 +133,7 @@ done
 for p in ${pids[@]+"${pids[@]}"}; do
 	wait "$p" || { cat "$tmp"/abidw-*.log >&2; die "abidw failed"; }
 done
+pids=()
 # Sizes in bits, abidiff's default: with --show-bytes, abidiff 2.2 also
 # divides a symbol's size, which ELF gives in bytes.
 abiopts="--leaf-changes-only"
@@ -432,6 +438,20 @@ attribute() {
 	attr_cache[$key]=$ATTR
 }
 
+# attribute_key KEY [TU]: attribute for a genksyms type ("s#zone" is
+# struct zone, "E#NR_KMALLOC_TYPES" an enumerator's value) or, for a key
+# without "#", the symbol's own declaration in TU.c.
+attribute_key() {
+	case $1 in
+	s\#*) attribute struct "${1#s#}" ;;
+	u\#*) attribute union "${1#u#}" ;;
+	e\#*) attribute enum "${1#e#}" ;;
+	E\#*) attribute enumerator "${1#E#}" ;;
+	t\#*) attribute typedef "${1#t#}" ;;
+	*)     attribute symbol "$1" "${2:-}" ;;
+	esac
+}
+
 declare -A why_types why_tu abi_changed
 while IFS=$'\t' read -r s t f; do why_types[$s]=$t why_tu[$s]=$f; done <"$tmp/crcwhy.tsv"
 while IFS=$'\t' read -r s t; do abi_changed[$s]=$t; done <"$tmp/abichanged.tsv"
@@ -455,14 +475,7 @@ while IFS=$'\t' read -r s t; do abi_changed[$s]=$t; done <"$tmp/abichanged.tsv"
 			if [ -n "${why_types[$s]:-}" ]; then
 				types=${why_types[$s]} p=
 				for k in $types; do
-					case $k in
-					s\#*) attribute struct "${k#s#}" ;;
-					u\#*) attribute union "${k#u#}" ;;
-					e\#*) attribute enum "${k#e#}" ;;
-					E\#*) attribute enumerator "${k#E#}" ;;
-					t\#*) attribute typedef "${k#t#}" ;;
-					*)     attribute symbol "$k" "${why_tu[$s]}" ;;
-					esac
+					attribute_key "$k" "${why_tu[$s]}"
 					[ "$ATTR" = - ] || p=$p,$ATTR
 				done
 				ATTR=$(tr ',' '\n' <<<"${p#,}" | sed '/^$/d' | sort -u | paste -sd, -)
@@ -470,7 +483,7 @@ while IFS=$'\t' read -r s t; do abi_changed[$s]=$t; done <"$tmp/abichanged.tsv"
 				types=${types// /,}
 			fi
 		elif [ "$be" != "$se" ]; then
-			ch=export; attribute symbol "$s"
+			ch="export"; attribute symbol "$s"
 		elif [ "${abi_changed[$s]:--}" != - ]; then
 			ch=abi
 		else
@@ -549,11 +562,7 @@ member_line() {
 		END { for (k in c) print c[k] "\t" k }' "$tmp/out/symbols.tsv" | sort -k1,1nr -k2,2 |
 	while IFS=$'\t' read -r n k; do
 		case $k in
-		s\#*) attribute struct "${k#s#}" ;;
-		u\#*) attribute union "${k#u#}" ;;
-		e\#*) attribute enum "${k#e#}" ;;
-		E\#*) attribute enumerator "${k#E#}" ;;
-		t\#*) attribute typedef "${k#t#}" ;;
+		*\#*) attribute_key "$k" ;;
 		*)    ATTR="(the symbol's own declaration)" ;;
 		esac
 		printf '%s\t%s\t%s\n' "$k" "$n" "$ATTR"

@@ -1029,7 +1029,7 @@ kabi_fixture() {
 	mkdir -p "$d/tree" "$d/base" "$d/stack"
 	cp "$TOP"/ci/tests/data/kabi/syn.[ch] "$d/tree/"
 	(
-		cd "$d/tree"
+		cd "$d/tree" || exit 1
 		git init -q -b master
 		git add syn.h syn.c
 		git -c user.name=t -c user.email=t@t commit -qm base
