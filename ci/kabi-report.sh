@@ -292,11 +292,11 @@ if [ -n "$(find "$bobj" -name '*.symtypes' -print -quit)" ] &&
 		# Both versions' definitions; the keys whose definitions differ; from
 		# each, back along the references to the exported symbols (keys
 		# without "#") that reach it.
-		awk -v tu="${f%.symtypes}" '
-		FNR == 1 { v++ }
+		# A file only one build has is read against /dev/null.
+		awk -v tu="${f%.symtypes}" -v bf="$b" '
 		{
 			k = $1; d = substr($0, length($1) + 2)
-			if (v == 1) B[k] = d; else S[k] = d
+			if (FILENAME == bf) B[k] = d; else S[k] = d
 			K[k] = 1
 			n = split(d, t, " ")
 			for (i = 1; i <= n; i++)
