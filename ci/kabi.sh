@@ -6,7 +6,8 @@
 # their own object folders) and with KBUILD_SYMTYPES=1 (genksyms writes
 # the types behind each CRC), then compares the two with
 # ci/kabi-report.sh: build/kabi/ (build/kabi-SCENARIO/ for another
-# scenario) gets report.md, symbols.tsv, types.tsv and abidiff.txt.
+# scenario) gets report.md and the tables and libabigail files that
+# script names.
 #
 # KABI_SYMBOLS=FILE: the symbols your modules use (an Android symbol
 # list, or one name per line); the report says which of them break, and
