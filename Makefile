@@ -4,13 +4,14 @@
 # `make help` lists the targets and the variables in effect.
 
 SCENARIO	?= default
+BASE_TREE	?=
 KERNEL_TREE	?=
 TREE		?= stack
 TESTS		?=
 BUILD		?= $(CURDIR)/build
 JOBS		?= $(shell nproc)
 
-export SCENARIO KERNEL_TREE TREE TESTS BUILD JOBS
+export SCENARIO BASE_TREE KERNEL_TREE TREE TESTS BUILD JOBS
 
 # make send: where the series goes, comma- or space-separated addresses
 # (a downstream list, or stable@vger.kernel.org); make send needs it.

@@ -3,8 +3,13 @@
 #
 # Apply `series` with `git am`, in order, on a fresh branch from the base.
 #
+# The base is the tree of SCENARIO (a fragment's "# Tree:", else
+# BASE_TREE; ci/lib.sh's tree_load): the vanilla base, or one of
+# Debian's (ci/debian.sh), with the series' flavour for it (the RT
+# flavour on debian-rt).
 # The stack lives in a git worktree of the base repository (ours, or the
-# user's KERNEL_TREE), on branch $STACK_BRANCH; the user's checked-out
+# user's KERNEL_TREE), on branch $STACK_BRANCH (-debian, -debian-rt for
+# Debian's trees); the user's checked-out
 # branch and working tree are never touched.  A patch that does not apply
 # is named with the failing hunk, `git am --abort` runs, the worktree is
 # left at the base, and the exit status is non-zero.  When neither the
@@ -12,7 +17,9 @@
 # kernel build that follows rebuilds nothing.
 
 . "$(dirname "$0")/lib.sh"
+. "$TOP/ci/scenario.sh"
 
+scenario_load "${SCENARIO:-default}"
 need git git
 lock_build
 
@@ -35,19 +42,20 @@ if [ -n "${KERNEL_TREE:-}" ]; then
 else
 	src=$BASE_REPO
 	[ -d "$src" ] || die "$src missing: run 'make base' first"
-	base=$(git -C "$src" rev-parse "$BASE_TAG^{commit}")
+	base=$(git -C "$src" rev-parse -q --verify "$TR_TAG^{commit}") ||
+		die "$src has no tag $TR_TAG (tree $TR_NAME): run 'make base' first"
 fi
 
 # Every file named by the series must exist before anything is touched.
 mapfile -t patches < <(series_patches "$series")
+[ ${#patches[@]} -gt 0 ] || die "$series names no patch for flavour $TR_FLAVOUR"
+branch=$(stack_branch)
 for p in "${patches[@]}"; do
 	[ -f "$TOP/patches/$p" ] || die "series names patches/$p, which does not exist"
 done
 
 stamp_file=$BUILD/$(basename "$tree").applied
-stamp=$( { echo "$base"; echo "$IDENTITY"
-	   for p in "${patches[@]}"; do echo "$p"; cat "$TOP/patches/$p"; done
-	 } | sha256sum | cut -d' ' -f1)
+stamp=$(series_stamp "$base" "$branch" "${patches[@]}")
 
 if [ -d "$tree" ]; then
 	common=$(cd "$tree" && cd "$(git rev-parse --git-common-dir)" && pwd) ||
@@ -68,8 +76,8 @@ if [ -d "$tree" ]; then
 	fi
 else
 	if [ -n "${KERNEL_TREE:-}" ] &&
-	   git -C "$src" rev-parse -q --verify "refs/heads/$STACK_BRANCH" >/dev/null; then
-		die "$src already has a branch '$STACK_BRANCH' that this stack did not make; delete it or set STACK_BRANCH=<name>"
+	   git -C "$src" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
+		die "$src already has a branch '$branch' that this stack did not make; delete it or set STACK_BRANCH=<name>"
 	fi
 	git -C "$src" worktree prune
 	git -C "$src" worktree add -q --detach "$tree" "$base"
@@ -91,10 +99,14 @@ for p in "${patches[@]}"; do
 		echo "$out" | grep -E '^(error|Patch failed|Applying)|patch failed' >&2 || echo "$out" >&2
 		git -C "$tree" am --abort
 		git -C "$tree" checkout -q --detach "$base"
-		die "patch $n, patches/$p, does not apply (hunk above); $tree is back at the base"
+		die "patch $n, patches/$p, does not apply to $TR_NAME ($TR_TAG; hunk above); $tree is back at the base"
 	fi
 done
 
-git -C "$tree" checkout -q -B "$STACK_BRANCH"
-printf '%s\n%s\n' "$stamp" "$(git -C "$tree" rev-parse HEAD)" >"$stamp_file"
-msg "$tree: applied ${#patches[@]} patch(es) on branch $STACK_BRANCH"
+git -C "$tree" checkout -q -B "$branch"
+# The stamp, the HEAD made, and each file's hash as applied (for
+# ci/refresh.sh, which must not write over a file edited since).
+{ printf '%s\n%s\n' "$stamp" "$(git -C "$tree" rev-parse HEAD)"
+  (cd "$TOP/patches" && sha256sum -- "${patches[@]}")
+} >"$stamp_file"
+msg "$tree: applied ${#patches[@]} patch(es) of the $TR_FLAVOUR series on $TR_TAG, branch $branch"

@@ -33,7 +33,7 @@ need timeout coreutils
 
 case ${TREE:-stack} in
 stack)	tree=$(stack_tree) ;;
-base)	tree=$BASE_REPO ;;
+base)	tree=$(base_checkout) ;;
 peer)	tree=$PEER_TREE ;;
 *)	die "TREE must be 'stack', 'base' or 'peer', not '$TREE'" ;;
 esac

@@ -8,7 +8,7 @@
 # Debian's cross compilers for the arches other than x86).
 #
 # TREE=stack (default) builds the applied stack, TREE=base the plain
-# base, TREE=peer the peer kernel of `make bench` (ci/peer.sh), TREE=cut
+# base (the scenario's base tree: vanilla, or Debian's), TREE=peer the peer kernel of `make bench` (ci/peer.sh), TREE=cut
 # the stack cut after a group of the series (make bench ATTRIB=1 checks
 # out $BUILD/cut).  Out of tree (O=), one folder per (tree, fragments),
 # with ccache.
@@ -39,7 +39,10 @@ need_space "$BUILD" 1024 "a kernel build"
 case ${TREE:-stack} in
 stack)	tree=$(stack_tree)
 	[ -d "$tree" ] || die "$tree missing: run 'make apply' first" ;;
-base)	tree=$BASE_REPO
+base)	tree=$(base_checkout)
+	if [ "$TR_NAME" != vanilla ]; then
+		"$TOP/ci/debian.sh" "$TR_NAME" --checkout
+	fi
 	[ -d "$tree" ] || die "$tree missing: run 'make base' first" ;;
 peer)	tree=$PEER_TREE
 	[ -f "$tree/Makefile" ] || die "$tree missing: run 'ci/peer.sh' first" ;;

@@ -15,25 +15,59 @@
 # the security suite, then the release and updates suites of the same
 # archive.
 #
-# Overrides (for tests and mirrors): MM510_ARCHIVE_URI, MM510_TARBALL
-# (the pinned base only).
+# `fetch.sh debian [5.10.N-R]` fetches Debian's packaging tarball
+# (linux_5.10.N-R.debian.tar.xz: debian/patches and debian/patches-rt,
+# the two Debian trees of ci/debian.sh) of the pinned upload
+# (ci/debian.pin), or of another revision for `make rebase`, checked the
+# same way.
+#
+# Overrides (for tests, mirrors and machines offline): MM510_ARCHIVE_URI,
+# MM510_TARBALL (a local copy of the pinned base tarball),
+# MM510_DEBIAN_TARBALL (a local copy of the pinned Debian tarball); a
+# local copy is verified against its pin and copied into the cache.
 
 . "$(dirname "$0")/lib.sh"
 
-version=${1:-$BASE_VERSION}
-if [ "$version" = "$BASE_VERSION" ]; then
-	file=$BASE_FILE
-	want_sum=$BASE_SHA256
-	suites=$BASE_SRC_SUITE
+all_suites="$BASE_SRC_SUITE ${BASE_SRC_SUITE%-security} ${BASE_SRC_SUITE%-security}-updates"
+src_version=
+if [ "${1:-}" = debian ]; then
+	# Debian's packaging tarball (debian/patches, debian/patches-rt).
+	rev=${2:-$DEBIAN_SRC_VERSION}
+	[[ "$rev" =~ ^5\.10\.[0-9]+-[0-9A-Za-z.+~]+$ ]] ||
+		die "'$rev' is not a Debian revision of a 5.10.y release (5.10.N-R)"
+	file=linux_$rev.debian.tar.xz
+	src_version=$rev
+	override_var=MM510_DEBIAN_TARBALL
+	if [ "$rev" = "$DEBIAN_SRC_VERSION" ]; then
+		want_sum=$DEBIAN_SHA256
+		suites=$BASE_SRC_SUITE
+	else
+		[ -z "${MM510_DEBIAN_TARBALL:-}" ] ||
+			die "MM510_DEBIAN_TARBALL names the pinned $DEBIAN_FILE; it cannot stand for $rev"
+		want_sum=
+		suites=$all_suites
+	fi
 else
-	[[ "$version" =~ ^5\.10\.[0-9]+$ ]] ||
-		die "'$version' is not a 5.10.y release (5.10.N)"
-	[ -z "${MM510_TARBALL:-}" ] ||
-		die "MM510_TARBALL names the pinned base; it cannot stand for $version"
-	file=linux_$version.orig.tar.xz
-	want_sum=
-	suites="$BASE_SRC_SUITE ${BASE_SRC_SUITE%-security} ${BASE_SRC_SUITE%-security}-updates"
+	version=${1:-$BASE_VERSION}
+	override_var=MM510_TARBALL
+	if [ "$version" = "$BASE_VERSION" ]; then
+		file=$BASE_FILE
+		want_sum=$BASE_SHA256
+		suites=$BASE_SRC_SUITE
+		src_version=$BASE_SRC_VERSION
+	else
+		[[ "$version" =~ ^5\.10\.[0-9]+$ ]] ||
+			die "'$version' is not a 5.10.y release (5.10.N)"
+		[ -z "${MM510_TARBALL:-}" ] ||
+			die "MM510_TARBALL names the pinned base; it cannot stand for $version"
+		file=linux_$version.orig.tar.xz
+		want_sum=
+		suites=$all_suites
+	fi
 fi
+override=${!override_var:-}
+unpinned=
+[ -n "$want_sum" ] || unpinned=1
 tarball=$CACHE_DIR/$file
 
 # Every archive URI in this machine's apt sources (deb822 and one-line).
@@ -59,18 +93,18 @@ security_uri() {
 	echo "$uri"
 }
 
-if [ -n "${MM510_TARBALL:-}" ]; then
-	# A tarball the user already has: verify it, then use it as the cache.
-	[ -f "$MM510_TARBALL" ] || die "MM510_TARBALL=$MM510_TARBALL does not exist"
-	sha256_ok "$MM510_TARBALL" "$want_sum" || die "MM510_TARBALL is not the pinned $BASE_FILE"
+if [ -n "$override" ]; then
+	# A file the user already has: verify it, then use it as the cache.
+	[ -f "$override" ] || die "$override_var=$override does not exist"
+	sha256_ok "$override" "$want_sum" || die "$override_var is not the pinned $file"
 	mkdir -p "$CACHE_DIR"
-	if [ "$(realpath "$MM510_TARBALL")" != "$(realpath -m "$tarball")" ]; then
+	if [ "$(realpath "$override")" != "$(realpath -m "$tarball")" ]; then
 		trap 'rm -f "$tarball.part"' EXIT
-		if ! err=$(cp "$MM510_TARBALL" "$tarball.part" 2>&1); then
+		if ! err=$(cp "$override" "$tarball.part" 2>&1); then
 			echo "$err" >&2
 			grep -q 'No space left on device' <<<"$err" &&
-				die "no space left on device in $CACHE_DIR for $BASE_FILE; nothing was kept"
-			die "cannot copy $MM510_TARBALL into $CACHE_DIR; nothing was kept"
+				die "no space left on device in $CACHE_DIR for $file; nothing was kept"
+			die "cannot copy $override into $CACHE_DIR; nothing was kept"
 		fi
 		mv -f "$tarball.part" "$tarball"
 	fi
@@ -120,9 +154,7 @@ if grep -qE '^(W|E): Failed to fetch' "$apt_dir/update.log"; then
 	die "cannot read the source index at $uri ($suites): is the archive reachable?"
 fi
 
-if [ "$version" = "$BASE_VERSION" ]; then
-	src_version=$BASE_SRC_VERSION
-else
+if [ -z "$src_version" ]; then
 	# The first Debian revision of $BASE_SRC_PACKAGE that ships the file.
 	src_version=$(apt-cache "${apt_opts[@]}" showsrc "$BASE_SRC_PACKAGE" 2>/dev/null |
 		awk -v f="$file" '/^Version:/ { v = $2 }
@@ -154,6 +186,6 @@ msg "downloading $file_uri"
 	die "download of $file_uri failed; nothing was kept"
 }
 sha256_ok "$tarball.part" "$want_sum" || die "downloaded file does not match the pin; nothing was kept"
-[ "$version" = "$BASE_VERSION" ] || echo "$want_sum" >"$tarball.sha256"
+[ -z "$unpinned" ] || echo "$want_sum" >"$tarball.sha256"
 mv -f "$tarball.part" "$tarball"
 msg "fetched $tarball"

@@ -11,6 +11,8 @@ trap 'exit 143' TERM
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=ci/base.pin
 . "$TOP/ci/base.pin"
+# shellcheck source=ci/debian.pin
+. "$TOP/ci/debian.pin"
 
 BUILD=${BUILD:-$TOP/build}
 CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mm510}
@@ -81,19 +83,88 @@ lock_build() {
 	export MM510_LOCKED=1
 }
 
-# The patch files named by a quilt series file, in order.
+# --- base trees ------------------------------------------------------------
+# The trees the stack applies to (the one place that names them):
+#   vanilla    the pinned tarball, tag $BASE_TAG of $BASE_REPO
+#   debian     vanilla + Debian's debian/patches (ci/debian.sh)
+#   debian-rt  debian + debian/patches-rt, the PREEMPT_RT queue of
+#              Debian's -rt flavour: the RT flavour of the series
+# A scenario names its tree on a fragment's "# Tree: NAME" line
+# (ci/scenario.sh); otherwise BASE_TREE (default vanilla) names it.
+# tree_load NAME sets TR_NAME, TR_TAG (its tag in $BASE_REPO),
+# TR_FLAVOUR (the series flavour: vanilla or rt, see series_patches) and
+# TR_SUFFIX ("" or "-NAME": of its stack worktree, branch and checkout).
+TREES="vanilla debian debian-rt"
+tree_load() {
+	# shellcheck disable=SC2034  # read by the scripts sourcing this
+	case $1 in
+	vanilla)   TR_TAG=$BASE_TAG TR_FLAVOUR=vanilla TR_SUFFIX= ;;
+	debian)    TR_TAG=debian/$DEBIAN_SRC_VERSION TR_FLAVOUR=vanilla TR_SUFFIX=-debian ;;
+	debian-rt) TR_TAG=debian-rt/$DEBIAN_SRC_VERSION TR_FLAVOUR=rt TR_SUFFIX=-debian-rt ;;
+	*) die "unknown base tree '$1'; known: $TREES" ;;
+	esac
+	TR_NAME=$1
+}
+tree_load "${BASE_TREE:-vanilla}"
+
+# The checked-out base of the tree (TREE=base builds): $BASE_REPO itself
+# for vanilla, a worktree (ci/debian.sh --checkout) for the others.
+base_checkout() {
+	if [ "$TR_NAME" = vanilla ]; then
+		echo "$BASE_REPO"
+	else
+		echo "$BUILD/base$TR_SUFFIX"
+	fi
+}
+
+# The patch files of a quilt series file, in order, for one flavour
+# (default: the tree's).  Besides quilt's own lines, the series marks
+# the patches of one flavour, in comments that quilt and `git am` of the
+# files in order do not see (they get the vanilla series):
+#   "#+rt NAME"        a patch of the RT flavour only, at this position
+#   "NAME ... #-rt"    a patch the RT flavour leaves out
+# Flavour "all" lists every patch file the series names.
 series_patches() {
-	local series=${1:-$TOP/series}
-	sed -e 's/#.*//' -e 's/[[:space:]].*//' "$series" | grep -v '^$' || :
+	local series=${1:-$TOP/series} fl=${2:-$TR_FLAVOUR}
+	awk -v fl="$fl" '
+		/^#\+[a-z]+[ \t]/ {
+			f = substr($1, 3)
+			if (fl == f || fl == "all") print $2
+			next
+		}
+		{ sub(/^[ \t]+/, "") }
+		/^#/ || NF == 0 { next }
+		{
+			for (i = 2; i <= NF; i++)
+				if ($i == "#-" fl) next
+			print $1
+		}' "$series"
+}
+
+# series_stamp BASE-COMMIT BRANCH PATCH...: what `make apply` applied (the
+# base, the identity, the branch, each patch's name and contents) as one
+# hash; ci/apply.sh keeps it in $BUILD/<tree>.applied with the HEAD it
+# made, and ci/refresh.sh compares it with patches/ before writing.
+series_stamp() {
+	local base=$1 branch=$2 p
+	shift 2
+	{ echo "$base"; echo "$IDENTITY"; echo "$branch"
+	  for p in "$@"; do echo "$p"; cat "$TOP/patches/$p"; done
+	} | sha256sum | cut -d' ' -f1
 }
 
 # The tree the stack is applied in: ours, or a worktree of KERNEL_TREE.
 stack_tree() {
 	if [ -n "${KERNEL_TREE:-}" ]; then
-		echo "$BUILD/stack-user"
+		echo "$BUILD/stack-user$TR_SUFFIX"
 	else
-		echo "$BUILD/stack"
+		echo "$BUILD/stack$TR_SUFFIX"
 	fi
+}
+
+# The stack's branch in it.
+stack_branch() {
+	echo "$STACK_BRANCH$TR_SUFFIX"
 }
 
 # --- upstream.tsv: the upstream facts the patch headers must agree with ------

@@ -5,16 +5,25 @@
 # build folder's lock, so that a second `make` on the same build folder
 # waits instead of interleaving with this one.
 #   deps fetch base apply build boot
-# build and boot take the scenario from SCENARIO (default: default).
+# Every step takes the scenario from SCENARIO (default: default): its
+# base tree for fetch, base and apply, its kernel for build and boot.
 
 . "$(dirname "$0")/lib.sh"
+. "$TOP/ci/scenario.sh"
 
 lock_build
 scenario=${SCENARIO:-default}
+# The scenario's base tree: fetch and base make Debian's too when it
+# is one of them.
+scenario_load "$scenario"
 for step in "$@"; do
 	case $step in
-	deps|fetch|base|apply)
+	deps|apply)
 		"$TOP/ci/$step.sh" ;;
+	fetch)	"$TOP/ci/fetch.sh"
+		[ "$TR_NAME" = vanilla ] || "$TOP/ci/fetch.sh" debian ;;
+	base)	"$TOP/ci/base.sh"
+		[ "$TR_NAME" = vanilla ] || "$TOP/ci/debian.sh" "$TR_NAME" ;;
 	build|boot)
 		"$TOP/ci/$step.sh" "$scenario" ;;
 	*)	die "unknown step '$step'" ;;

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Look up a scenario of configs/scenarios.  Sourced after lib.sh.
 #   scenario_load NAME  sets SC_NAME SC_FRAGMENTS (array) SC_KEY SC_TIER
-#                       SC_TIMEOUT SC_MACHINE (array) SC_ARGS and the arch
-#                       (SC_ARCH and the other values arch_load sets), or
+#                       SC_TIMEOUT SC_MACHINE (array) SC_ARGS, the arch
+#                       (SC_ARCH and the other values arch_load sets) and
+#                       the base tree (TR_*, ci/lib.sh's tree_load), or
 #                       dies naming the known ones.  ADD_FRAGMENTS (comma-
 #                       separated, e.g. kabi for make kabi) are appended to
 #                       the scenario's fragments: their own build folder.
@@ -15,6 +16,12 @@
 #         libc-package  image  QEMU  QEMU-package
 # ("-": none; an arch without QEMU is compile-only).  Adding an arch is
 # a row here, its fragment and its branch in ci/boot.sh's machine.
+#
+# The base tree: a fragment may name it on a line "# Tree: NAME" (one of
+# ci/lib.sh's TREES: the RT fragment names debian-rt, whose kernel has
+# PREEMPT_RT); a scenario whose fragments name none has BASE_TREE's
+# (default vanilla).  A BASE_TREE that disagrees with the scenario's
+# own is an error.
 
 SCENARIOS=$TOP/configs/scenarios
 # What a scenario's machine column may add to the guest (ci/boot.sh).
@@ -85,4 +92,17 @@ scenario_load() {
 		arch=$a from=$f
 	done
 	arch_load "$arch"
+
+	local t tree= tfrom=
+	for f in "${SC_FRAGMENTS[@]}"; do
+		t=$(sed -n 's/^# Tree: *\([^ ]*\) *$/\1/p' "$TOP/configs/$f.config")
+		[ -n "$t" ] || continue
+		[ -z "$tree" ] || [ "$t" = "$tree" ] ||
+			die "scenario $SC_NAME: configs/$tfrom.config says tree $tree, configs/$f.config says $t"
+		tree=$t tfrom=$f
+	done
+	if [ -n "$tree" ] && [ -n "${BASE_TREE:-}" ] && [ "$BASE_TREE" != "$tree" ]; then
+		die "scenario $SC_NAME is for the $tree tree (configs/$tfrom.config), not BASE_TREE=$BASE_TREE"
+	fi
+	tree_load "${tree:-${BASE_TREE:-vanilla}}"
 }
