@@ -5,7 +5,9 @@
 #
 # Prepares the tree (deps, fetch, base, apply), runs the host-side tests,
 # the fast review gates (ci/gates.sh), then builds and boots every
-# scenario of tier "check".  With MM510_FULL=1 (`make check-full`) it
+# scenario of tier "check" (on its base tree: Debian's trees are
+# fetched, imported and the series applied first; a scenario without a
+# boot timeout is compiled only).  With MM510_FULL=1 (`make check-full`) it
 # also runs the slow gates (per-patch build with W=1 and sparse,
 # coccinelle), builds every scenario of tier "full" (and boots those
 # with a boot timeout: arm64-debug, slob) and checks what `make send`
@@ -57,6 +59,51 @@ step fetch "$TOP/ci/fetch.sh"
 step base "$TOP/ci/base.sh"
 step apply "$TOP/ci/apply.sh"
 
+declare -A prepared=([vanilla]=pass)
+# flavour_checks: what a flavour other than vanilla must also pass, once
+# its tree is applied: its quilt series, and for RT the local locks of
+# the pcp lists and the memcg stock (ci/rt-locks.sh).
+flavour_checks() {
+	local log=$logdir/check-quilt-$TR_FLAVOUR.log
+	if "$TOP/ci/quilt-check.sh" "$TR_FLAVOUR" >"$log" 2>&1; then
+		record "series ($TR_FLAVOUR): quilt push -a --fuzz=0" pass "$(tail -n 1 "$log")" "$log"
+	else
+		record "series ($TR_FLAVOUR): quilt push -a --fuzz=0" fail "$(tail -n 1 "$log")" "$log"
+	fi
+	[ "$TR_FLAVOUR" = rt ] || return 0
+	log=$logdir/check-rt-locks.log
+	if "$TOP/ci/rt-locks.sh" "$(stack_tree)" >"$log" 2>&1; then
+		record "rt: pcp lists and memcg stock under local locks" pass "$(tail -n 1 "$log")" "$log"
+	else
+		record "rt: pcp lists and memcg stock under local locks" fail "$(head -n 1 "$log")" "$log"
+	fi
+}
+
+# prepare_tree SCENARIO: the scenario's base tree fetched, imported and
+# the series applied to it (once per tree; the vanilla one above).
+prepare_tree() {
+	local log=$logdir/check-apply-$TR_NAME.log
+	if [ -z "${prepared[$TR_NAME]:-}" ]; then
+		if SCENARIO=$1 "$TOP/ci/main.sh" fetch base apply >"$log" 2>&1; then
+			prepared[$TR_NAME]=pass
+			record "apply on $TR_NAME" pass "$(grep -m1 'applied' "$log" || tail -n 1 "$log")" "$log"
+			[ "$TR_FLAVOUR" = vanilla ] || flavour_checks
+		else
+			prepared[$TR_NAME]=fail
+			record "apply on $TR_NAME" fail "$(grep -m1 'error:' "$log" || tail -n 1 "$log")" "$log"
+		fi
+	fi
+	[ "${prepared[$TR_NAME]}" = pass ]
+}
+
+# The other trees of every scenario (Debian's: the vanilla series on
+# debian, the RT flavour on debian-rt, with the flavour's checks), before
+# the host tests, which use them too.
+for sc in $(scenario_names full); do
+	scenario_load "$sc"
+	prepare_tree "$sc" || :
+done
+
 log=$logdir/check-host-pre.log
 "$TOP/ci/tests/host.sh" pre >"$log" 2>&1 || :
 tap "host: " "$log"
@@ -75,10 +122,12 @@ gates gates series provenance checkpatch maintainers
 # checked) once, for the first of them.
 declare -A built=()
 # build_and_boot SCENARIO: build the scenario's kernel (once per set of
-# fragments) and boot it; the guest's TAP lines count one by one.
+# fragments) and boot it, unless its boot timeout is "-" (compile
+# only); the guest's TAP lines count one by one.
 build_and_boot() {
 	local sc=$1 log glog
 	scenario_load "$sc"
+	prepare_tree "$sc" || return 0
 	log=$logdir/check-build-$sc.log
 	if [ -n "${built[$SC_KEY]:-}" ]; then
 		[ "${built[$SC_KEY]}" = fail ] && return 0
@@ -86,10 +135,15 @@ build_and_boot() {
 		built[$SC_KEY]=fail
 		record "build $sc" fail "$(grep -m1 'error:' "$log" || tail -n 1 "$log")" "$log"
 		return 0
+	elif [ "$SC_TIMEOUT" = - ]; then
+		built[$SC_KEY]=$sc
+		record "build $sc (compile only)" pass "ok" "$log"
+		return 0
 	else
 		built[$SC_KEY]=$sc
 		record "build $sc" pass "ok" "$log"
 	fi
+	[ "$SC_TIMEOUT" != - ] || return 0
 
 	log=$logdir/check-boot-$sc.log
 	QUIET=1 "$TOP/ci/boot.sh" "$sc" >"$log" 2>&1 || :
@@ -126,7 +180,7 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 	for sc in $(scenario_names full); do
 		scenario_load "$sc"
 		[ "$SC_TIER" = full ] || continue
-		if [ "$SC_TIMEOUT" != - ]; then
+		if [ "$SC_TIMEOUT" != - ] || [ "$TR_NAME" != vanilla ]; then
 			build_and_boot "$sc"
 			continue
 		fi

@@ -37,7 +37,15 @@ need perl perl
 logdir=$BUILD/logs/gates
 mkdir -p "$logdir"
 series=$TOP/series
+# The tree's flavour (the commits of its stack branch, for the build
+# and cocci gates), and every patch file of every flavour (the series,
+# provenance and checkpatch gates read each file once).
 mapfile -t patches < <(series_patches "$series")
+mapfile -t all_patches < <(series_patches "$series" all)
+# The flavours the series marks ("#+rt NAME", "NAME #-rt"), besides vanilla.
+mapfile -t flavours < <({ echo vanilla
+	sed -n -e 's/^#+\([a-z][a-z]*\)[[:space:]].*/\1/p' \
+		-e 's/^[^#].*[[:space:]]#-\([a-z][a-z]*\)\([[:space:]].*\)\{0,1\}$/\1/p' "$series"; } | awk '!seen[$0]++')
 scripts=$BASE_REPO/scripts
 [ -x "$scripts/checkpatch.pl" ] || die "$scripts/checkpatch.pl missing: run 'make base' first"
 n=0
@@ -73,47 +81,65 @@ slug() {
 # --- series -------------------------------------------------------------------
 
 gate_series() {
-	local log=$logdir/series.log p last prev=0 num problems=() warns=()
+	local log=$logdir/series.log p last prev num fl problems=() warns=() fpatches=()
 	[ -f "$series" ] || problems+=("$series missing")
-	for p in "${patches[@]}"; do
+	for p in "${all_patches[@]}"; do
 		[ -f "$TOP/patches/$p" ] || problems+=("series names patches/$p, which does not exist")
 	done
-	for p in $(printf '%s\n' "${patches[@]}" | sort | uniq -d); do
+	for p in $(printf '%s\n' "${all_patches[@]}" | sort | uniq -d); do
 		problems+=("series names $p more than once")
 	done
-	for p in "$TOP"/patches/*; do
-		[ -e "$p" ] || continue
-		printf '%s\n' "${patches[@]}" | grep -qxF "${p##*/}" ||
-			problems+=("patches/${p##*/} is not in series")
+	# patches/ and the folders of the flavours' own patches (patches/rt/).
+	for p in "$TOP"/patches/* "$TOP"/patches/*/*; do
+		[ -f "$p" ] || continue
+		p=${p#"$TOP"/patches/}
+		printf '%s\n' "${all_patches[@]}" | grep -qxF "$p" ||
+			problems+=("patches/$p is not in series")
 	done
-	if [ ${#patches[@]} -gt 0 ]; then
-		last=${patches[-1]}
-		grep -q '^+++ b/localversion-' "$TOP/patches/$last" 2>/dev/null ||
-			problems+=("the last patch, $last, does not add a localversion file")
-	fi
-	# Numbers ascend through the series, except for an entry whose
-	# comment block just above has a "# Out of order: <why>" line: it is
-	# left out of the comparison (and its reason must be given).
+	for p in "$TOP"/patches/*/; do
+		[ -d "$p" ] || continue
+		p=${p%/}; p=${p##*/}
+		printf '%s\n' "${flavours[@]}" | grep -qxF "$p" ||
+			problems+=("patches/$p/ is not the folder of a flavour the series marks (${flavours[*]})")
+	done
+	# Numbers ascend through each flavour's series, except for an entry
+	# whose comment block just above has a "# Out of order: <why>" line:
+	# it is left out of the comparison (and its reason must be given).
 	local line why=0 ooo=()
 	while IFS= read -r line; do
 		case $line in
 		'# Out of order:'?*) why=1 ;;
+		'#+'[a-z]*[[:space:]]*)
+			[ "$why" = 1 ] && { p=${line#\#+*[[:space:]]}; ooo+=("${p%%[[:space:]]*}"); }
+			why=0 ;;
 		'#'*) ;;
 		'') why=0 ;;
 		*)	[ "$why" = 1 ] && ooo+=("${line%%[[:space:]]*}")
 			why=0 ;;
 		esac
 	done <"$series"
-	for p in "${patches[@]}"; do
-		num=${p%%-*}
-		[[ $num =~ ^[0-9]{4}$ ]] || { problems+=("$p: name does not start with NNNN-"); continue; }
-		printf '%s\n' "${ooo[@]}" | grep -qxF "$p" && continue
-		[ $((10#$num)) -gt "$prev" ] ||
-			warns+=("$p is not after its predecessor in number order (say why on a '# Out of order:' line above it)")
-		prev=$((10#$num))
+	for fl in "${flavours[@]}"; do
+		mapfile -t fpatches < <(series_patches "$series" "$fl")
+		if [ ${#fpatches[@]} -gt 0 ]; then
+			last=${fpatches[-1]}
+			grep -q '^+++ b/localversion-' "$TOP/patches/$last" 2>/dev/null ||
+				problems+=("the last patch of the $fl series, $last, does not add a localversion file")
+		fi
+		prev=0
+		for p in "${fpatches[@]}"; do
+			num=${p##*/}; num=${num%%-*}
+			[[ $num =~ ^[0-9]{4}$ ]] || { problems+=("$p: name does not start with NNNN-"); continue; }
+			printf '%s\n' "${ooo[@]}" | grep -qxF "$p" && continue
+			[ $((10#$num)) -gt "$prev" ] ||
+				warns+=("$p is not after its predecessor in the $fl series' number order (say why on a '# Out of order:' line above it)")
+			prev=$((10#$num))
+		done
 	done
 	{
-		echo "series: ${#patches[@]} patches"
+		echo "series: ${#all_patches[@]} patch files, flavours: ${flavours[*]}"
+		for fl in "${flavours[@]}"; do
+			echo "  $fl: $(series_patches "$series" "$fl" | wc -l) patches"
+		done
 		printf 'fail: %s\n' "${problems[@]}"
 		printf 'warn: %s\n' "${warns[@]}"
 	} | grep -v '^\(fail\|warn\): $' >"$log"
@@ -122,7 +148,7 @@ gate_series() {
 	elif [ ${#warns[@]} -gt 0 ]; then
 		verdict "series: files and entries" warn "${warns[0]}" "$log"
 	else
-		verdict "series: files and entries" pass "${#patches[@]} patches, all present and listed" "$log"
+		verdict "series: files and entries" pass "${#all_patches[@]} patch files (${flavours[*]}), all present and listed" "$log"
 	fi
 }
 
@@ -262,9 +288,10 @@ gate_provenance() {
 	fi
 	echo "${#UP_IDS[@]} rows, well-formed" >"$log"
 	verdict "provenance: upstream.tsv" pass "${#UP_IDS[@]} rows, well-formed" "$log"
-	for p in "${patches[@]}"; do
+	for p in "${all_patches[@]}"; do
 		f=$TOP/patches/$p
 		log=$logdir/provenance/$p.log
+		mkdir -p "${log%/*}"
 		[ -f "$f" ] || { echo "missing" >"$log"; verdict "provenance: $p" fail "patches/$p does not exist" "$log"; continue; }
 		out=$(provenance_of "$f")
 		echo "${out:-all trailers present, agreeing with upstream.tsv}" >"$log"
@@ -285,8 +312,9 @@ gate_provenance() {
 gate_checkpatch() {
 	local p log e w c first
 	mkdir -p "$logdir/checkpatch"
-	for p in "${patches[@]}"; do
+	for p in "${all_patches[@]}"; do
 		log=$logdir/checkpatch/$p.log
+		mkdir -p "${log%/*}"
 		[ -f "$TOP/patches/$p" ] || continue
 		# From the top, so that checkpatch reads ./.checkpatch.conf; no
 		# git repository, so that it does not look upstream ids up in

@@ -10,25 +10,33 @@
 # offsets are those of its real position.  Files the series no longer
 # names are left for you to `git rm`.
 #
-# Refuses (and writes nothing) when the branch and the series do not
-# have the same number of patches.  The match is by position, the name
-# comes from `series`; a commit whose subject is not its file's says so
-# (a subject changed on purpose, or a series out of the branch's order).
+# BASE_TREE=debian-rt refreshes the RT flavour's own files (patches/rt/)
+# from its stack (build/stack-debian-rt, branch mm510-debian-rt); the
+# patches it shares with the vanilla series keep the vanilla context and
+# are refreshed from the vanilla stack only.
+#
+# Refuses (and writes nothing) when a patch file was edited since
+# `make apply` (the edit would be lost), or when the branch and the
+# series do not have the same number of patches.  The match is by
+# position, the name comes from `series`; a commit whose subject is not
+# its file's says so (a subject changed on purpose, or a series out of
+# the branch's order).
 
 . "$(dirname "$0")/lib.sh"
 
 need git git
 lock_build
 stack=$(stack_tree)
+branch=$(stack_branch)
 [ -d "$stack" ] || die "$stack missing: run 'make apply' first"
 mapfile -t patches < <(series_patches)
 [ ${#patches[@]} -gt 0 ] || die "the series is empty"
 
-base=$(git -C "$stack" rev-parse -q --verify "$BASE_TAG^{commit}") ||
-	die "$stack has no tag $BASE_TAG"
-mapfile -t commits < <(git -C "$stack" rev-list --reverse "$base..$STACK_BRANCH")
+base=$(git -C "$stack" rev-parse -q --verify "$TR_TAG^{commit}") ||
+	die "$stack has no tag $TR_TAG"
+mapfile -t commits < <(git -C "$stack" rev-list --reverse "$base..$branch")
 [ ${#commits[@]} -eq ${#patches[@]} ] ||
-	die "branch $STACK_BRANCH has ${#commits[@]} commits on $BASE_TAG, series names ${#patches[@]} patches: add or remove series entries first"
+	die "branch $branch has ${#commits[@]} commits on $TR_TAG, series names ${#patches[@]} patches: add or remove series entries first"
 
 # subject_of FILE: the unfolded Subject of a patch file, without [PATCH].
 subject_of() {
@@ -41,13 +49,36 @@ trap 'rm -rf "$tmp"' EXIT
 # The format of the files in patches/: zero From hash, no signature,
 # no [PATCH n/m], index lines of 9 hex digits.
 git -C "$stack" -c core.abbrev=9 format-patch -q --zero-commit --no-signature \
-	--no-numbered -o "$tmp/out" "$base..$STACK_BRANCH"
+	--no-numbered -o "$tmp/out" "$base..$branch"
 mapfile -t made < <(find "$tmp/out" -name '*.patch' | sort)
 [ ${#made[@]} -eq ${#patches[@]} ] || die "git format-patch wrote ${#made[@]} files, expected ${#patches[@]}"
 
+# A patch file edited since `make apply` would lose the edit: refuse,
+# naming them, before writing anything.
+stamp_file=$BUILD/$(basename "$stack").applied
+edited=()
+if [ -f "$stamp_file" ]; then
+	for p in "${patches[@]}"; do
+		[ -f "$TOP/patches/$p" ] || continue
+		was=$(awk -v f="$p" 'NR > 2 && substr($0, 67) == f { print $1 }' "$stamp_file")
+		[ -n "$was" ] || continue
+		[ "$(sha256sum <"$TOP/patches/$p" | cut -d' ' -f1)" = "$was" ] || edited+=("$p")
+	done
+fi
+[ ${#edited[@]} -eq 0 ] || {
+	printf '  patches/%s\n' "${edited[@]}" >&2
+	die "${#edited[@]} patch file(s) above changed since 'make apply'; refreshing would lose those edits: apply them first (make apply, then redo the branch's changes) or undo them; nothing was written"
+}
+
+# A flavour's refresh leaves the shared patches to the vanilla one.
+shared=()
+[ "$TR_FLAVOUR" = vanilla ] || mapfile -t shared < <(series_patches "$TOP/series" vanilla)
 changed=0
 for i in "${!patches[@]}"; do
 	p=${patches[$i]} f=${made[$i]}
+	if [ ${#shared[@]} -gt 0 ] && printf '%s\n' "${shared[@]}" | grep -qxF "$p"; then
+		continue
+	fi
 	cmp -s "$f" "$TOP/patches/$p" && continue
 	if [ -f "$TOP/patches/$p" ] &&
 	   [ "$(subject_of "$f")" != "$(subject_of "$TOP/patches/$p")" ]; then
@@ -57,4 +88,4 @@ for i in "${!patches[@]}"; do
 	msg "refreshed patches/$p"
 	changed=$((changed + 1))
 done
-msg "$changed of ${#patches[@]} patch files rewritten from $STACK_BRANCH"
+msg "$changed of ${#patches[@]} patch files rewritten from $branch"

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rt-locks.sh TREE: on a PREEMPT_RT tree, the per-cpu page lists and the
+# memcg stock must be protected by local locks, never by disabling
+# interrupts: on RT a local lock is a per-CPU sleeping lock, and code
+# that disables interrupts around the lists or the stock both excludes
+# nothing that takes the lock and runs sleeping spinlocks with
+# interrupts off.
+#
+# Checked in the tree's sources, function by function:
+#   - no function that touches a pcp list (pcp->lists[], pcp->count) or
+#     a memcg stock (memcg_stock through this_cpu_ptr(), per_cpu() or
+#     per_cpu_ptr()) disables interrupts (local_irq_save() or
+#     local_irq_disable());
+#   - every function that takes this CPU's memcg stock
+#     (this_cpu_ptr(&memcg_stock)) takes memcg_stock.lock;
+#   - the pcp lists have their local lock: pagesets.lock is taken, and
+#     every function that takes it also releases it.
+# The helpers that are given a pcp or a stock by their caller run under
+# the caller's lock; the remote readers (__drain_all_pages(),
+# drain_all_stock()) read other CPUs' lists and stocks without a lock by
+# design.  Prints one line per problem, "FILE: FUNCTION: problem", and
+# exits 1 when there is one; prints what it checked and exits 0
+# otherwise.
+
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 1 ] || die "usage: rt-locks.sh TREE"
+tree=$1
+for f in mm/page_alloc.c mm/memcontrol.c; do
+	[ -f "$tree/$f" ] || die "$tree/$f missing: is $tree a kernel tree?"
+done
+
+# functions FILE: "NAME<TAB>BODY-LINE" for every line of every function
+# body of a C file (a function starts at a line that begins with an
+# identifier and has "(", ends at a line "}").
+functions() {
+	awk '
+		/^[A-Za-z_].*\(/ && !fn {
+			s = $0
+			sub(/\(.*/, "", s)
+			n = split(s, w, /[ \t*]+/)
+			cand = w[n]
+		}
+		/^\{/ && cand { fn = cand; next }
+		/^\}/ && fn { fn = ""; cand = ""; next }
+		fn { print fn "\t" $0 }
+		/;[ \t]*$/ && !fn { cand = "" }
+	' "$1"
+}
+
+bad=0
+checked=0
+# fns FILE REGEX: the functions of FILE with a line matching REGEX.
+fns() {
+	functions "$tree/$1" | RE=$2 awk -F'\t' '{ l = $0; sub(/^[^\t]*\t/, "", l) } l ~ ENVIRON["RE"] { print $1 }' |
+		awk '!seen[$0]++'
+}
+# body FILE FUNCTION: the lines of FUNCTION's body.
+body() {
+	functions "$tree/$1" | awk -F'\t' -v f="$2" '$1 == f { sub(/^[^\t]*\t/, ""); print }'
+}
+# irqs_off FILE USES-REGEX WHAT
+irqs_off() {
+	local fn
+	while IFS= read -r fn; do
+		checked=$((checked + 1))
+		if body "$1" "$fn" | grep -qE 'local_irq_(save|disable)\('; then
+			echo "$1: $fn: disables interrupts around $3 (local_irq_save/disable)"
+			bad=1
+		fi
+	done < <(fns "$1" "$2")
+}
+# locked FILE USES-REGEX LOCK WHAT: each function matching USES takes LOCK.
+locked() {
+	local fn
+	while IFS= read -r fn; do
+		body "$1" "$fn" | grep -qF "lock_irqsave(&$3" || body "$1" "$fn" | grep -qF "lock(&$3" || {
+			echo "$1: $fn: takes $4 without $3"
+			bad=1
+		}
+	done < <(fns "$1" "$2")
+}
+
+irqs_off mm/page_alloc.c 'pcp->lists\[|pcp->count' "the pcp lists"
+irqs_off mm/memcontrol.c 'memcg_stock[,)]' "the memcg stock"
+locked mm/memcontrol.c 'this_cpu_ptr\(&memcg_stock\)' memcg_stock.lock "this CPU's memcg stock"
+takers=$(fns mm/page_alloc.c 'local_lock(_irq|_irqsave)?\(&pagesets\.lock' | wc -l)
+if [ "$takers" -eq 0 ]; then
+	echo "mm/page_alloc.c: no function takes pagesets.lock: the pcp lists have no local lock"
+	bad=1
+fi
+while IFS= read -r fn; do
+	body mm/page_alloc.c "$fn" | grep -qE 'local_unlock(_irq|_irqrestore)?\(&pagesets\.lock' || {
+		echo "mm/page_alloc.c: $fn: takes pagesets.lock and never releases it"
+		bad=1
+	}
+done < <(fns mm/page_alloc.c 'local_lock(_irq|_irqsave)?\(&pagesets\.lock')
+
+[ "$bad" = 0 ] || exit 1
+echo "$checked functions on the pcp lists and the memcg stock, none with interrupts disabled; $takers take pagesets.lock; this CPU's stock always under memcg_stock.lock"
