@@ -175,6 +175,83 @@ t_series_names_missing_patch() {
 	base_intact
 }
 
+# --- Debian's trees (ci/debian.sh) and the RT flavour ----------------------
+
+t_debian_wrong_checksum() {
+	local c=$scratch/cache-debsum f=$scratch/debian-bad.tar.xz
+	mkdir -p "$c"
+	[ -f "$CACHE_DIR/$DEBIAN_FILE" ] || { echo "no $DEBIAN_FILE fetched"; return 4; }
+	cp "$CACHE_DIR/$DEBIAN_FILE" "$f"
+	printf 'X' | dd of="$f" bs=1 seek=100000 conv=notrunc status=none
+	expect_fail "checksum mismatch" env CACHE_DIR="$c" MM510_DEBIAN_TARBALL="$f" \
+		"$TOP/ci/fetch.sh" debian
+	[ -z "$(ls -A "$c")" ] || { echo "something was kept in the cache: $(ls -A "$c")"; return 1; }
+}
+
+# A Debian packaging tarball like the pinned one, with a patch that does
+# not apply put first in debian/patches-rt/series.
+bad_rt_tarball() {
+	local d=$scratch/debian-src
+	rm -rf "$d" && mkdir -p "$d"
+	tar -xJf "$CACHE_DIR/$DEBIAN_FILE" -C "$d" debian/changelog debian/patches debian/patches-rt
+	bad_patch "$d/debian/patches-rt/0000-hosttest-no-longer-applies.patch"
+	sed -i '1i 0000-hosttest-no-longer-applies.patch' "$d/debian/patches-rt/series"
+	tar -cJf "$1" -C "$d" debian
+}
+
+t_debian_rt_does_not_apply() {
+	local c=$scratch/cache-debrt b=$scratch/build-debrt base
+	[ -f "$CACHE_DIR/$DEBIAN_FILE" ] || { echo "no $DEBIAN_FILE fetched"; return 4; }
+	base=$(scratch_base)
+	git -C "$base" rev-parse -q --verify "refs/tags/debian/$DEBIAN_SRC_VERSION" >/dev/null ||
+		{ echo "no debian/$DEBIAN_SRC_VERSION tag: run make base SCENARIO=debian"; return 4; }
+	git -C "$base" tag -d "debian-rt/$DEBIAN_SRC_VERSION" >/dev/null 2>&1 || :
+	mkdir -p "$c" "$b"
+	bad_rt_tarball "$c/$DEBIAN_FILE"
+	expect_fail "debian/patches-rt/0000-hosttest-no-longer-applies.patch does not apply to debian/$DEBIAN_SRC_VERSION" \
+		env -u MM510_LOCKED CACHE_DIR="$c" BUILD="$b" BASE_REPO="$base" \
+		"$TOP/ci/debian.sh" debian-rt
+	! git -C "$base" rev-parse -q --verify "refs/tags/debian-rt/$DEBIAN_SRC_VERSION" >/dev/null || {
+		echo "a debian-rt tag was made anyway"; return 1; }
+	! ls -d "$b"/.debian.* >/dev/null 2>&1 || { echo "a temporary tree was left in $b"; return 1; }
+	base_intact
+}
+
+t_rt_variant_does_not_apply() {
+	local p b=$scratch/build-rtvar base v rt_tag
+	base=$(scratch_base)
+	rt_tag=debian-rt/$DEBIAN_SRC_VERSION
+	git -C "$BASE_REPO" rev-parse -q --verify "refs/tags/$rt_tag" >/dev/null ||
+		{ echo "no $rt_tag tag: run make base SCENARIO=rt"; return 4; }
+	git -C "$base" fetch -q "$BASE_REPO" "refs/tags/$rt_tag:refs/tags/$rt_tag" 2>/dev/null || :
+	p=$(project_copy)
+	# The RT variant of 0302 as if the RT queue had changed the line it
+	# replaces: its first removed line no longer matches.
+	v=$(cd "$p/patches" && ls rt/0302-*.patch)
+	sed -i '0,/^-\t/s/^-\t/-\tno longer in the RT queue /' "$p/patches/$v"
+	expect_fail "patches/$v, does not apply to debian-rt" env -u MM510_LOCKED \
+		SCENARIO=rt BUILD="$b" BASE_REPO="$base" "$p/ci/apply.sh"
+	[ "$(git -C "$b/stack-debian-rt" rev-parse HEAD)" = "$(git -C "$base" rev-parse "$rt_tag^{commit}")" ] &&
+		[ -z "$(git -C "$b/stack-debian-rt" status --porcelain --untracked-files=no)" ] || {
+		echo "the worktree is not back at $rt_tag"; return 1; }
+	! git -C "$base" rev-parse -q --verify refs/heads/mm510-debian-rt >/dev/null || {
+		echo "a half-made branch mm510-debian-rt was left"; return 1; }
+	base_intact
+}
+
+t_rt_locks() {
+	# The RT lock check must name the vanilla stack's interrupt-disabling
+	# memcg stock users (on RT they run sleeping locks with interrupts
+	# off), and pass the RT flavour.
+	local rt
+	[ -d "$BUILD/stack" ] || { echo "no vanilla stack applied"; return 4; }
+	expect_fail "mod_objcg_state: disables interrupts around the memcg stock" \
+		"$TOP/ci/rt-locks.sh" "$BUILD/stack"
+	rt=$BUILD/stack-debian-rt
+	[ -d "$rt" ] || { echo "no RT stack applied"; return 4; }
+	"$TOP/ci/rt-locks.sh" "$rt"
+}
+
 # A minimal git "kernel tree": enough for `make kernelversion`.
 fake_tree() {
 	local d=$1 sub=$2
@@ -1211,6 +1288,10 @@ pre)
 	run_case "apply: KERNEL_TREE has the stack's branch" t_kernel_tree_branch_exists
 	run_case "apply: two runs on one build folder wait" t_two_runs_one_build
 	run_case "apply: interrupted git am is aborted" t_am_interrupted
+	run_case "fetch: Debian tarball with a wrong checksum keeps nothing" t_debian_wrong_checksum
+	run_case "base: a patches-rt patch that no longer applies is named, nothing kept" t_debian_rt_does_not_apply
+	run_case "apply: an RT variant that no longer matches the RT queue" t_rt_variant_does_not_apply
+	run_case "rt: pcp lists and memcg stock under local locks, vanilla named" t_rt_locks
 	run_case "base: build folder's disk full" t_full_disk_build
 	run_case "fetch: cache disk full" t_full_disk_cache
 	run_case "boot: missing tool names its package" t_missing_tool
