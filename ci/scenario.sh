@@ -83,26 +83,27 @@ scenario_load() {
 	done
 	SC_KEY=$(IFS=+; echo "${SC_FRAGMENTS[*]}")
 
-	local arch=x86 a from=
-	for f in "${SC_FRAGMENTS[@]}"; do
-		a=$(sed -n 's/^# Arch: *\([^ ]*\) *$/\1/p' "$TOP/configs/$f.config")
-		[ -n "$a" ] || continue
-		[ -z "$from" ] || [ "$a" = "$arch" ] ||
-			die "scenario $SC_NAME: configs/$from.config says arch $arch, configs/$f.config says $a"
-		arch=$a from=$f
-	done
-	arch_load "$arch"
+	fragment_value Arch arch
+	arch_load "${FV_VALUE:-x86}"
 
-	local t tree= tfrom=
-	for f in "${SC_FRAGMENTS[@]}"; do
-		t=$(sed -n 's/^# Tree: *\([^ ]*\) *$/\1/p' "$TOP/configs/$f.config")
-		[ -n "$t" ] || continue
-		[ -z "$tree" ] || [ "$t" = "$tree" ] ||
-			die "scenario $SC_NAME: configs/$tfrom.config says tree $tree, configs/$f.config says $t"
-		tree=$t tfrom=$f
-	done
-	if [ -n "$tree" ] && [ -n "${BASE_TREE:-}" ] && [ "$BASE_TREE" != "$tree" ]; then
-		die "scenario $SC_NAME is for the $tree tree (configs/$tfrom.config), not BASE_TREE=$BASE_TREE"
+	fragment_value Tree tree
+	if [ -n "$FV_VALUE" ] && [ -n "${BASE_TREE:-}" ] && [ "$BASE_TREE" != "$FV_VALUE" ]; then
+		die "scenario $SC_NAME is for the $FV_VALUE tree (configs/$FV_FROM.config), not BASE_TREE=$BASE_TREE"
 	fi
-	tree_load "${tree:-${BASE_TREE:-vanilla}}"
+	tree_load "${FV_VALUE:-${BASE_TREE:-vanilla}}"
+}
+
+# fragment_value KEY WHAT: the value of the scenario's fragments' "# KEY:
+# VALUE" lines in FV_VALUE (empty: none says) and the fragment that says
+# it in FV_FROM; two fragments that disagree are an error.
+fragment_value() {
+	local f v
+	FV_VALUE= FV_FROM=
+	for f in "${SC_FRAGMENTS[@]}"; do
+		v=$(sed -n "s/^# $1: *\([^ ]*\) *\$/\1/p" "$TOP/configs/$f.config")
+		[ -n "$v" ] || continue
+		[ -z "$FV_FROM" ] || [ "$v" = "$FV_VALUE" ] ||
+			die "scenario $SC_NAME: configs/$FV_FROM.config says $2 $FV_VALUE, configs/$f.config says $v"
+		FV_VALUE=$v FV_FROM=$f
+	done
 }
