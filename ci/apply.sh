@@ -8,9 +8,9 @@
 # Debian's (ci/debian.sh), with the series' flavour for it (the RT
 # flavour on debian-rt).
 # The stack lives in a git worktree of the base repository (ours, or the
-# user's KERNEL_TREE), on branch $STACK_BRANCH (-debian, -debian-rt for
-# Debian's trees); the user's checked-out
-# branch and working tree are never touched.  A patch that does not apply
+# user's KERNEL_TREE), on branch $STACK_BRANCH (with -debian or
+# -debian-rt for Debian's trees); the user's checked-out branch and
+# working tree are never touched.  A patch that does not apply
 # is named with the failing hunk, `git am --abort` runs, the worktree is
 # left at the base, and the exit status is non-zero.  When neither the
 # base nor the series changed since the last run, nothing is done, so the

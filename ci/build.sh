@@ -8,9 +8,9 @@
 # Debian's cross compilers for the arches other than x86).
 #
 # TREE=stack (default) builds the applied stack, TREE=base the plain
-# base (the scenario's base tree: vanilla, or Debian's), TREE=peer the peer kernel of `make bench` (ci/peer.sh), TREE=cut
-# the stack cut after a group of the series (make bench ATTRIB=1 checks
-# out $BUILD/cut).  Out of tree (O=), one folder per (tree, fragments),
+# base (the scenario's base tree: vanilla, or Debian's), TREE=peer the
+# peer kernel of `make bench` (ci/peer.sh), TREE=cut the stack cut after
+# a group of the series (make bench ATTRIB=1 checks out $BUILD/cut).  Out of tree (O=), one folder per (tree, fragments),
 # with ccache.
 # The .config is regenerated from the fragments every time but replaces
 # the old one only when it differs, so an unchanged run rebuilds nothing.
