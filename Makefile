@@ -5,6 +5,10 @@
 
 SCENARIO	?= default
 BASE_TREE	?=
+# make rebase: BASE=5.10.N (another 5.10.y) or DEBIAN=5.10.N-R (another
+# Debian upload, for Debian's two trees).
+BASE		?=
+DEBIAN		?=
 KERNEL_TREE	?=
 TREE		?= stack
 TESTS		?=
@@ -78,6 +82,8 @@ help:
 	@echo '                    or a new commit in build/stack; names from series)'
 	@echo '  make rebase BASE=5.10.N  apply the series on another 5.10.y from the same archive'
 	@echo '                    (git am -3), report patches 5.10.y has taken, print git range-diff'
+	@echo '  make rebase DEBIAN=5.10.N-R  the same for Debian'"'"'s two trees of another Debian'
+	@echo '                    upload (debian: the series, debian-rt: its RT flavour)'
 	@echo
 	@echo 'Steps on their own:'
 	@echo '  make deps         install missing Debian packages (root) or name them'
@@ -99,6 +105,8 @@ help:
 	@echo
 	@echo 'Variables in effect:'
 	@echo '  SCENARIO=$(SCENARIO)    scenario for build/boot/stress (and the arch of bench)'
+	@echo '  BASE_TREE=$(BASE_TREE)    vanilla, debian or debian-rt, for a scenario whose'
+	@echo '                    fragments name no tree (empty: vanilla; rt names debian-rt)'
 	@echo '  KERNEL_TREE=$(KERNEL_TREE)    your own git tree at 5.10.262 (empty: the pinned tarball)'
 	@echo '  TREE=$(TREE)    stack (the series applied) or base (plain 5.10.262)'
 	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all)'
@@ -144,8 +152,12 @@ kabi:
 	@ci/kabi.sh
 
 rebase:
-	@$(MAIN) deps fetch base apply
-	@ci/rebase.sh $(BASE)
+	@if [ -n "$(DEBIAN)" ]; then \
+		SCENARIO=rt $(MAIN) deps fetch base apply && \
+		SCENARIO=debian $(MAIN) apply && ci/rebase.sh debian $(DEBIAN); \
+	else \
+		$(MAIN) deps fetch base apply && ci/rebase.sh $(BASE); \
+	fi
 
 refresh:
 	@ci/refresh.sh

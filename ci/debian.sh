@@ -16,8 +16,9 @@
 # (a detached worktree, $BUILD/base-NAME), for TREE=base builds.
 #
 # DEBIAN_REV=5.10.N-R imports another Debian upload instead (make
-# rebase): its tarball is fetched by ci/fetch.sh debian 5.10.N-R, and its
-# parent is the v5.10.N tag that ci/rebase.sh imported.
+# rebase): its tarball is fetched by ci/fetch.sh debian 5.10.N-R (or
+# named by DEBIAN_TARBALL), and its parent is the v5.10.N tag that
+# ci/rebase.sh imported.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -73,7 +74,7 @@ if has_tag "$want"; then
 fi
 
 lock_build
-tarball=$CACHE_DIR/$file
+tarball=${DEBIAN_TARBALL:-$CACHE_DIR/$file}
 [ -f "$tarball" ] || die "$tarball missing: run 'make fetch' (ci/fetch.sh debian $rev) first"
 need_space "$BUILD" 1536 "importing Debian's $name tree"
 tmp=$(mktemp -d "$BUILD/.debian.XXXXXX")

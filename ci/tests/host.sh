@@ -370,6 +370,48 @@ t_rebase_reports_taken() {
 	base_intact
 }
 
+t_rebase_debian() {
+	# A newer Debian upload (5.10.262-2, made here) whose debian/patches
+	# took the stack's last patch: make rebase DEBIAN= imports its two
+	# trees, carries each tree's flavour of the series there, reports
+	# the taken patch for both, and writes both range-diffs.
+	local b=$scratch/build-rebdeb base d last out t n rev=5.10.262-2
+	[ -f "$CACHE_DIR/$DEBIAN_FILE" ] || { echo "no $DEBIAN_FILE fetched"; return 4; }
+	base=$(scratch_base)
+	for t in debian debian-rt; do
+		git -C "$BASE_REPO" rev-parse -q --verify "refs/tags/$t/$DEBIAN_SRC_VERSION" >/dev/null ||
+			{ echo "no $t/$DEBIAN_SRC_VERSION tag: run make check first"; return 4; }
+		git -C "$base" fetch -q "$BASE_REPO" "refs/tags/$t/$DEBIAN_SRC_VERSION:refs/tags/$t/$DEBIAN_SRC_VERSION" 2>/dev/null || :
+	done
+	for t in debian rt; do
+		env -u MM510_LOCKED SCENARIO=$t BUILD="$b" BASE_REPO="$base" "$TOP/ci/apply.sh" >&2
+	done
+	last=$(series_patches | tail -n 1)
+	d=$scratch/debian-new
+	rm -rf "$d" && mkdir -p "$d"
+	tar -xJf "$CACHE_DIR/$DEBIAN_FILE" -C "$d" debian/changelog debian/patches debian/patches-rt
+	sed -i "1s/(5.10.262-1)/($rev)/" "$d/debian/changelog"
+	cp "$TOP/patches/$last" "$d/debian/patches/mm510-hosttest-localversion.patch"
+	echo mm510-hosttest-localversion.patch >>"$d/debian/patches/series"
+	tar -cJf "$scratch/linux_$rev.debian.tar.xz" -C "$d" debian
+	out=$(env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" \
+		MM510_REBASE_DEBIAN_TARBALL="$scratch/linux_$rev.debian.tar.xz" \
+		"$TOP/ci/rebase.sh" debian "$rev" 2>&1)
+	echo "$out" | grep -E '^(rebase|  )' | tail -n 12
+	for t in debian debian-rt; do
+		grep -qF "taken upstream (no change left on $t/$rev): $last" <<<"$out" || {
+			echo "the taken patch is not reported for $t"; return 1; }
+		[ -s "$b/rebase-$t-$rev.range-diff" ] || { echo "no range-diff for $t"; return 1; }
+	done
+	n=$(series_patches "$TOP/series" vanilla | wc -l)
+	[ "$(git -C "$base" rev-list --count "debian/$rev..mm510-debian-$rev")" -eq $((n - 1)) ] || {
+		echo "the new debian branch lacks patches"; return 1; }
+	n=$(series_patches "$TOP/series" rt | wc -l)
+	[ "$(git -C "$base" rev-list --count "debian-rt/$rev..mm510-debian-rt-$rev")" -eq $((n - 1)) ] || {
+		echo "the new debian-rt branch lacks patches"; return 1; }
+	base_intact
+}
+
 t_rebase_conflict() {
 	# The release has a file the last patch creates, with other content:
 	# the rebase stops on that patch, keeps nothing half made, and the
@@ -1321,6 +1363,7 @@ full)
 	run_case "gates: new sparse warning fails its patch" t_gate_sparse_warning
 	run_case "rebase: a patch 5.10.y took is reported" t_rebase_reports_taken
 	run_case "rebase: a conflict keeps nothing half made" t_rebase_conflict
+	run_case "rebase: a Debian upload that took a patch, both trees" t_rebase_debian
 	;;
 *)
 	die "usage: host.sh pre|guest|full"
