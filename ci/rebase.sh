@@ -132,17 +132,17 @@ fi
 # rebase_tree NAME: carry the stack of base tree NAME (its flavour of the
 # series, from its applied stack) to the new base, and show what moved.
 rebase_tree() {
-	local tname=$1 tag tree branch report old_tree old_range base p n before out
+	local tname=$1 tag tree branch report old_tree old_range base p n before out where
 	local patches=() taken=() merged=()
 	tree_load "$tname"
 	old_tree=$(stack_tree)
 	old_range=$TR_TAG..$(git -C "$old_tree" rev-parse "refs/heads/$(stack_branch)")
 	if [ "$tname" = vanilla ]; then
 		tag=$new_tag tree=$BUILD/rebase branch=$STACK_BRANCH-$new
-		report=$BUILD/rebase-$new.range-diff
+		report=$BUILD/rebase-$new.range-diff where=$new
 	else
 		tag=$tname/$rev tree=$BUILD/rebase-$tname branch=$(stack_branch)-$rev
-		report=$BUILD/rebase-$tname-$rev.range-diff
+		report=$BUILD/rebase-$tname-$rev.range-diff where=$tag
 	fi
 	base=$(git -C "$BASE_REPO" rev-parse "$tag^{commit}")
 
@@ -173,10 +173,10 @@ rebase_tree() {
 		if ! out=$(git -C "$tree" am -3 --committer-date-is-author-date \
 				"$TOP/patches/$p" 2>&1); then
 			echo "$out" | grep -vE '^(hint|Applying):|^(When you have resolved|If you prefer|To restore)' >&2 || :
-			die "patch $n, patches/$p, does not apply on $tag even with a three-way merge; refresh it (nothing was kept)"
+			die "patch $n, patches/$p, does not apply on $where even with a three-way merge; refresh it (nothing was kept)"
 		fi
 		if [ "$(git -C "$tree" rev-parse HEAD)" = "$before" ]; then
-			msg "patch $n, $p: taken upstream (no change left on $tag)"
+			msg "patch $n, $p: taken upstream (no change left on $where)"
 			taken+=("$p")
 		elif grep -q 'Falling back to' <<<"$out"; then
 			msg "patch $n, $p: applied with a three-way merge"
@@ -197,7 +197,7 @@ rebase_tree() {
 		echo "  refresh (context moved): $p"
 	done
 	for p in "${taken[@]}"; do
-		echo "  taken upstream (no change left on $tag): $p"
+		echo "  taken upstream (no change left on $where): $p"
 	done
 	echo "  range-diff: $report"
 }
