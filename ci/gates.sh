@@ -81,7 +81,7 @@ slug() {
 # --- series -------------------------------------------------------------------
 
 gate_series() {
-	local log=$logdir/series.log p last prev num fl problems=() warns=() fpatches=()
+	local log=$logdir/series.log p last prev num fl note problems=() warns=() fpatches=()
 	[ -f "$series" ] || problems+=("$series missing")
 	for p in "${all_patches[@]}"; do
 		[ -f "$TOP/patches/$p" ] || problems+=("series names patches/$p, which does not exist")
@@ -125,13 +125,14 @@ gate_series() {
 			grep -q '^+++ b/localversion-' "$TOP/patches/$last" 2>/dev/null ||
 				problems+=("the last patch of the $fl series, $last, does not add a localversion file")
 		fi
-		prev=0
+		prev=0 note=
+		[ "$fl" = vanilla ] || note=" (the $fl series)"
 		for p in "${fpatches[@]}"; do
 			num=${p##*/}; num=${num%%-*}
 			[[ $num =~ ^[0-9]{4}$ ]] || { problems+=("$p: name does not start with NNNN-"); continue; }
 			printf '%s\n' "${ooo[@]}" | grep -qxF "$p" && continue
 			[ $((10#$num)) -gt "$prev" ] ||
-				warns+=("$p is not after its predecessor in the $fl series' number order (say why on a '# Out of order:' line above it)")
+				warns+=("$p is not after its predecessor in number order${note} (say why on a '# Out of order:' line above it)")
 			prev=$((10#$num))
 		done
 	done
