@@ -51,17 +51,7 @@ has_tag() { git -C "$BASE_REPO" rev-parse -q --verify "refs/tags/$1" >/dev/null;
 
 # worktree NAME TAG: $BUILD/base-NAME checked out (detached) at TAG.
 worktree() {
-	local wt=$BUILD/base-$1 want
-	want=$(git -C "$BASE_REPO" rev-parse "$2^{commit}")
-	if [ -d "$wt" ]; then
-		[ "$(git -C "$wt" rev-parse HEAD 2>/dev/null)" = "$want" ] && return 0
-		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
-			die "$wt has uncommitted changes; discard them (git -C $wt checkout -- .) first"
-		git -C "$wt" checkout -q --detach "$want"
-	else
-		git -C "$BASE_REPO" worktree prune
-		git -C "$BASE_REPO" worktree add -q --detach "$wt" "$want"
-	fi
+	worktree_at "$BUILD/base-$1" "$(git -C "$BASE_REPO" rev-parse "$2^{commit}")"
 }
 
 tag_debian=debian/$rev

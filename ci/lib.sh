@@ -153,6 +153,24 @@ series_stamp() {
 	} | sha256sum | cut -d' ' -f1
 }
 
+# worktree_at DIR COMMIT: DIR, a worktree of $BASE_REPO, checked out
+# (detached) at COMMIT: made when missing; moved there when it exists, after
+# aborting a `git am` left in it, unless it has uncommitted changes.
+worktree_at() {
+	local wt=$1 want=$2 gitdir
+	if [ -d "$wt" ]; then
+		gitdir=$(git -C "$wt" rev-parse --absolute-git-dir)
+		[ ! -d "$gitdir/rebase-apply" ] || git -C "$wt" am --abort
+		[ "$(git -C "$wt" rev-parse HEAD)" != "$want" ] || return 0
+		[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
+			die "$wt has uncommitted changes; keep them elsewhere or discard them (git -C $wt checkout -- .) first"
+		git -C "$wt" checkout -q --detach "$want"
+	else
+		git -C "$BASE_REPO" worktree prune
+		git -C "$BASE_REPO" worktree add -q --detach "$wt" "$want"
+	fi
+}
+
 # The tree the stack is applied in: ours, or a worktree of KERNEL_TREE.
 stack_tree() {
 	if [ -n "${KERNEL_TREE:-}" ]; then

@@ -151,16 +151,7 @@ rebase_tree() {
 		[ -f "$TOP/patches/$p" ] || die "series names patches/$p, which does not exist"
 	done
 
-	if [ -d "$tree" ]; then
-		gitdir=$(git -C "$tree" rev-parse --absolute-git-dir)
-		[ ! -d "$gitdir/rebase-apply" ] || git -C "$tree" am --abort
-		[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
-			die "$tree has uncommitted changes; keep them elsewhere or discard them first"
-		git -C "$tree" checkout -q --detach "$base"
-	else
-		git -C "$BASE_REPO" worktree prune
-		git -C "$BASE_REPO" worktree add -q --detach "$tree" "$base"
-	fi
+	worktree_at "$tree" "$base"
 
 	# Leave the worktree at the new base and remove the branch half made.
 	undo_tree=$tree undo_base=$base
