@@ -112,6 +112,9 @@ for feature in "${SC_MACHINE[@]}"; do
 	esac
 done
 
+# QEMU runs under timeout(1), which puts itself in a process group of its
+# own: a Ctrl-C or a kill of this script would not reach it.  Run it in
+# the background and end it with the script.
 rc=0
 timeout -k 10 "$limit" "$SC_QEMU" \
 	-accel tcg "${machine[@]}" "${mem[@]}" \
@@ -120,7 +123,11 @@ timeout -k 10 "$limit" "$SC_QEMU" \
 	"${cpus[@]}" "${extra[@]}" \
 	-kernel "$kernel" -initrd "$initrd" -append "$args" \
 	-display none -serial stdio -monitor none -no-reboot \
-	</dev/null >"$log" 2>&1 || rc=$?
+	</dev/null >"$log" 2>&1 &
+qemu=$!
+trap 'kill "$qemu" 2>/dev/null || :' EXIT
+wait "$qemu" || rc=$?
+trap - EXIT
 
 # The report: TAP lines and the runner's diagnostics, kernel lines left out.
 if [ "${QUIET:-}" != 1 ]; then

@@ -1106,6 +1106,36 @@ t_guest_leftover() {
 	}
 }
 
+t_boot_interrupted() {
+	# QEMU runs under timeout(1) in a process group of its own: a
+	# cancelled boot must end it, not leave it running to its limit.
+	# Checked once against boot.sh without its EXIT trap: QEMU still
+	# ran 15 s after the cancel, and this case failed.
+	local pid tpid i
+	setsid env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=hang BOOT_TIMEOUT=300 QUIET=1 \
+		"$TOP/ci/boot.sh" default >"$scratch/boot.out" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		tpid=$(pgrep -P "$pid" -x timeout || :)
+		[ -n "$tpid" ] && break
+		sleep 0.1
+	done
+	[ -n "$tpid" ] || { cat "$scratch/boot.out"; echo "no QEMU started"; return 1; }
+	sleep 2
+	kill -TERM -- "-$pid"
+	for i in $(seq 150); do
+		kill -0 "$tpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$tpid" 2>/dev/null; then
+		kill "$tpid"
+		wait "$pid" || :
+		echo "QEMU (under timeout $tpid) still ran 15 s after boot.sh was cancelled"
+		return 1
+	fi
+	wait "$pid" || :
+}
+
 # make bench's report generator on a canned results file (no timing is
 # asserted: the figures are made up): medians with min..max, the change
 # against base, n/a where the base lacks a figure (no bulk allocator),
@@ -1355,6 +1385,7 @@ guest)
 	run_case "boot: a failing test on arm64 ends QEMU with status 1" t_guest_arm64_fails
 	run_case "boot: a test's leftover cgroup fails it, not the next" t_guest_leftover
 	run_case "build: interrupted, then resumed" t_build_interrupted
+	run_case "boot: a cancelled boot ends its QEMU" t_boot_interrupted
 	;;
 full)
 	# The tools of make check-full and make rebase, which make check
