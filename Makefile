@@ -64,6 +64,9 @@ help:
 	@echo '  make bench QUICK=1  the quick development form (1 repetition, tcg, no peer)'
 	@echo '  make bench SCENARIO=arm64  the same on arm64 (the arch of SCENARIO picks the'
 	@echo '                    bench scenario: bench-arm64); writes build/bench-arm64/'
+	@echo '  make repeat       build SCENARIO and boot it COUNT times in a row (default 10;'
+	@echo '                    TESTS, BOOT_ARGS and TREE as for make boot), for a failure'
+	@echo '                    that comes one boot in several; prints "P of N boots passed"'
 	@echo '  make kabi         build base and stack of SCENARIO with DWARF and MODVERSIONS'
 	@echo '                    (configs/kabi.config), compare their module interface with'
 	@echo '                    libabigail and Module.symvers; writes build/kabi/report.md'
@@ -168,6 +171,15 @@ stress:
 		BOOT_ARGS="$(STRESS_ARGS) $(BOOT_ARGS)" \
 		BOOT_TIMEOUT=$(or $(BOOT_TIMEOUT),$(STRESS_TIMEOUT)) $(MAIN) boot
 
+# make repeat: boot SCENARIO COUNT times in a row (ci/repeat.sh), for a
+# failure that comes one boot in several.
+COUNT		?= 10
+export COUNT
+
+repeat:
+	@$(MAIN) deps fetch base apply build
+	@ci/repeat.sh $(SCENARIO)
+
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/logs $(BUILD)/tools $(BUILD)/tools-* $(BUILD)/tools.log $(BUILD)/*.applied
 
@@ -175,5 +187,5 @@ distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check check-full stress bench kabi \
+.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi \
 	maintainers-notes send rebase refresh clean distclean

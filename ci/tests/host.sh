@@ -545,6 +545,11 @@ t_missing_tool() {
 		"$TOP/ci/boot.sh" default
 }
 
+t_repeat_bad_count() {
+	expect_fail "COUNT must be a whole number of boots, not 'ten'" env COUNT=ten \
+		"$TOP/ci/repeat.sh" default
+}
+
 # An arch: a fragment naming one the pipeline does not know fails with
 # the known ones, before anything is made; two fragments naming two
 # arches fail too.
@@ -1106,6 +1111,26 @@ t_guest_leftover() {
 	}
 }
 
+t_repeat_counts() {
+	# make repeat: every boot counted, a log each; a failing boot is
+	# named with its first trouble, and STOP_ON_FAIL stops there.
+	local dir=$BUILD/logs/repeat-stack-default
+	env COUNT=2 TESTS=boot_release QUIET=1 "$TOP/ci/repeat.sh" default >"$scratch/r1.out" 2>&1 || {
+		cat "$scratch/r1.out"; echo "two passing boots did not pass"; return 1; }
+	cat "$scratch/r1.out"
+	grep -qx 'boot 2/2: pass ([0-9]* s)' "$scratch/r1.out" &&
+		grep -q '^repeat: 2 of 2 boots passed' "$scratch/r1.out" &&
+		[ -s "$dir/1.log" ] && [ -s "$dir/2.log" ] || {
+		echo "two passes not counted, or their logs missing"; return 1; }
+	expect_fail "repeat: 0 of 1 boots passed" env COUNT=3 STOP_ON_FAIL=1 TESTS=no_such_test \
+		BOOT_TIMEOUT=300 "$TOP/ci/repeat.sh" default
+	env COUNT=3 STOP_ON_FAIL=1 TESTS=no_such_test BOOT_TIMEOUT=300 \
+		"$TOP/ci/repeat.sh" default >"$scratch/r2.out" 2>&1 || :
+	grep -q '^  first trouble: not ok 2 no_such_test' "$scratch/r2.out" &&
+		[ -s "$dir/1.log" ] && [ ! -e "$dir/2.log" ] || {
+		cat "$scratch/r2.out"; echo "the failing boot is not named, or repeat went on"; return 1; }
+}
+
 t_boot_interrupted() {
 	# QEMU runs under timeout(1) in a process group of its own: a
 	# cancelled boot must end it, not leave it running to its limit.
@@ -1367,6 +1392,7 @@ pre)
 	run_case "base: build folder's disk full" t_full_disk_build
 	run_case "fetch: cache disk full" t_full_disk_cache
 	run_case "boot: missing tool names its package" t_missing_tool
+	run_case "repeat: COUNT that is not a number" t_repeat_bad_count
 	run_case "scenario: an unknown arch is named with the known ones" t_unknown_arch
 	run_case "build: another arch's option is left out, an unknown one fails" t_foreign_option
 	run_case "build/boot: missing cross compiler or QEMU names its package" t_missing_cross
@@ -1385,6 +1411,7 @@ guest)
 	run_case "boot: a failing test on arm64 ends QEMU with status 1" t_guest_arm64_fails
 	run_case "boot: a test's leftover cgroup fails it, not the next" t_guest_leftover
 	run_case "build: interrupted, then resumed" t_build_interrupted
+	run_case "repeat: boots counted, a failure named, STOP_ON_FAIL" t_repeat_counts
 	run_case "boot: a cancelled boot ends its QEMU" t_boot_interrupted
 	;;
 full)
