@@ -25,7 +25,7 @@ export SEND_TO
 MAIN := ci/main.sh
 
 # make bench (ci/bench.sh): passed on only when given.
-BENCH_VARS := QUICK REPS MODES PEER BENCHES BENCH_OPS ATTRIB BENCH_OUT \
+BENCH_VARS := QUICK REPS MODES PEER IRQSOFF BENCHES BENCH_OPS ATTRIB BENCH_OUT \
 	BENCH_BUILD_ONLY BENCH_REUSE
 export $(BENCH_VARS)
 
@@ -119,7 +119,7 @@ help:
 	@echo '  KABI_SYMBOLS=$(KABI_SYMBOLS)    make kabi: your modules'"'"' symbol list (empty: none)'
 	@echo '  SEND_TO=$(SEND_TO)    make send: where the series goes (comma- or space-separated;'
 	@echo '                    required; make check-full uses stable@vger.kernel.org)'
-	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER)'
+	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER) IRQSOFF=$(IRQSOFF)'
 	@echo '              BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB)'
 	@echo '              (empty: the defaults of ci/bench.sh)'
 

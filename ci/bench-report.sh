@@ -68,9 +68,16 @@ END {
 	echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') from \`${csv##*/}\`$([ "${BENCH_QUICK:-0}" = 1 ] && echo ' (QUICK=1: development figures, few operations and repetitions)')."
 	[ -n "${BENCH_RUNS:-}" ] && echo "${BENCH_RUNS} boots, ${BENCH_FAILED:-0} failed."
 	echo
-	echo "Kernels: **base** = plain 5.10.262, **stack** = 5.10.262 with the mm510 series,"
-	echo "**peer** = Debian's 6.1 (linux-source-6.1), **g1..g3** (ATTRIB=1) = the stack cut after"
-	echo "that group of \`series\`; the same config fragments (${BENCH_FRAGMENTS:-guest, mm, bench}), built for ${BENCH_ARCH:-x86}."
+	if [ "${BENCH_TREE:-vanilla}" = debian-rt ]; then
+		echo "Kernels: **base** = the RT base, 5.10.262 with Debian's debian/patches and"
+		echo "patches-rt (the debian-rt tree), **stack** = that with the RT flavour of the"
+		echo "mm510 series; PREEMPT_RT, no peer;"
+	else
+		echo "Kernels: **base** = plain 5.10.262, **stack** = 5.10.262 with the mm510 series,"
+		echo "**peer** = Debian's 6.1 (linux-source-6.1), **g1..g3** (ATTRIB=1) = the stack cut after"
+		echo "that group of \`series\`;"
+	fi
+	echo "the same config fragments (${BENCH_FRAGMENTS:-guest, mm, bench}), built for ${BENCH_ARCH:-x86}."
 	if [ -n "${BENCH_KERNELS:-}" ] && [ -f "$BENCH_KERNELS" ]; then
 		echo "Releases: $(awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }' "$BENCH_KERNELS")."
 	fi
@@ -80,6 +87,10 @@ END {
 	echo "\`-icount shift=0,sleep=off\`, 1 vCPU, a CPU-less second node: 1 ns is"
 	echo "one guest instruction, the figures do not depend on the host's load."
 	echo "Lower is better for ns_*, cycles_*, *_B and *_us; higher for ops_s (will-it-scale)."
+	echo "Variant **irqsoff**: the same kernels built again with the irqsoff latency tracer"
+	echo "(\`configs/irqsoff.config\`), page benchmark only; irqsoff_max_us is the longest"
+	echo "IRQs-off section anywhere in the guest while each page run went (the tracer's"
+	echo "microseconds: instructions/1000 in icount mode), its sites are listed below."
 } >"$tmp/report.md"
 
 awk -v tmpd="$tmp" '
@@ -190,9 +201,27 @@ END {
 			printf "\n"
 		}
 		if (hdr)
-			printf "\nUpstream reached an overhead ratio of 0.58 for 32 B and 0.43 for 4 KiB objects (as quoted in issue 7).\n"
+			printf "\nUpstream reached an overhead ratio of 0.58 for 32 B and 0.43 for 4 KiB objects (Waiman Long'"'"'s table in the cover letter of \"mm/memcg: Reduce kmemcache memory accounting overhead\" v6, whose patches are 20210506150007.16288-2..5-longman@redhat.com on lore).\n"
 	}
 }' "$tmp/stats" >>"$tmp/report.md"
+
+# --- irqsoff sites -------------------------------------------------------------
+# bench/page prints "mm510-irqsoff: ROW US started=F ended=F stack=A<B<C"
+# on an irqsoff kernel; the logs of make bench are beside the results.
+if [ -d "${csv%/*}/logs" ] && ls "${csv%/*}"/logs/*-irqsoff-*.log >/dev/null 2>&1; then
+	{
+		printf '\n## IRQs-off sites (variant irqsoff)\n\n'
+		printf 'The longest section of each kernel and row, over the repetitions.\n\n'
+		printf '| kernel | row | us | started at | ended at | stack at the end |\n'
+		printf '| --- | --- | --- | --- | --- | --- |\n'
+		for f in "${csv%/*}"/logs/*-irqsoff-*.log; do
+			k=${f##*/}; k=${k%%-*}
+			sed -n 's/\r$//; s/^mm510-irqsoff: //p' "$f" | sed "s/^/$k /"
+		done | sort -k1,1 -k2,2V -k3,3nr | awk '!seen[$1, $2]++ {
+			s = $6; sub(/^stack=/, "", s); gsub(/</, " < ", s)
+			printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, substr($4, 9), substr($5, 7), s }'
+	} >>"$tmp/report.md"
+fi
 
 # --- ratios.png ---------------------------------------------------------------
 png=$out/ratios.png

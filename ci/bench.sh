@@ -14,6 +14,12 @@
 # them.  Each repetition boots every kernel twice per mode: once with kmem
 # accounting (every benchmark) and once with cgroup.memory=nokmem (the
 # slab benchmark only: the floor its accounting overhead is measured on).
+# With IRQSOFF=1 each kernel is built a second time with the irqsoff
+# latency tracer (configs/irqsoff.config) and booted once per repetition
+# for the page benchmark alone, in icount mode when measured: variant
+# "irqsoff", the longest IRQs-off section while each page run goes
+# (bench/page prints nothing else on such a kernel: the tracer's hooks
+# change every other figure).
 #
 # Modes: "tcg" (2 vCPUs on 2 NUMA nodes, host clock: the 2-thread
 # variants exist only here, the figures move with the host's load) and
@@ -26,15 +32,18 @@
 #                 operations, no peer (about 10 minutes once built)
 #   REPS=N        repetitions (default 5; QUICK: 1)
 #   MODES="tcg icount"  (QUICK: tcg)
-#   PEER=0|1      measure the 6.1 peer too (default 1; QUICK: 0)
+#   PEER=0|1      measure the 6.1 peer too (default 1; QUICK: 0; no peer
+#                 on the debian-rt tree)
+#   IRQSOFF=0|1   the irqsoff variant (default 1; QUICK: 0)
 #   BENCHES="slab page memcg wis"  benchmarks to run (tools/bench/*.c)
 #   BENCH_OPS=N   operations per slab/page run (default 1000000)
 #   ATTRIB=1      also the stack cut after each group of the series
 #                 (kernels g1, g2, g3; the full stack is g4)
-#   SCENARIO=name the arch, from a scenario of configs/scenarios: a
-#                 bench scenario itself, or any other, whose arch's bench
-#                 scenario is taken (default: default, so x86's bench;
-#                 SCENARIO=arm64 gives bench-arm64)
+#   SCENARIO=name the arch and tree, from a scenario of configs/scenarios:
+#                 a bench scenario itself, or any other, whose arch's and
+#                 tree's bench scenario is taken (default: default, so
+#                 x86's bench; SCENARIO=arm64 gives bench-arm64,
+#                 SCENARIO=rt bench-rt: base-rt against the RT flavour)
 #   BENCH_OUT=dir where results, report and logs go (default
 #                 build/<bench scenario>: build/bench, build/bench-arm64)
 #   BENCH_BUILD_ONLY=1  build and keep the kernels, boot nothing
@@ -47,12 +56,12 @@
 
 scenario_load "${SCENARIO:-default}"
 if [ "$SC_TIER" != bench ]; then
-	arch=$SC_ARCH sc=
+	arch=$SC_ARCH tree=$TR_NAME sc=
 	for s in $(scenario_names bench); do
 		scenario_load "$s"
-		[ "$SC_ARCH" = "$arch" ] && { sc=$s; break; }
+		[ "$SC_ARCH" = "$arch" ] && [ "$TR_NAME" = "$tree" ] && { sc=$s; break; }
 	done
-	[ -n "$sc" ] || die "no bench scenario in configs/scenarios for $arch (SCENARIO=${SCENARIO:-default})"
+	[ -n "$sc" ] || die "no bench scenario in configs/scenarios for $arch on the $tree tree (SCENARIO=${SCENARIO:-default})"
 fi
 sc=$SC_NAME
 msg "$sc: $SC_ARCH kernels, fragments $SC_KEY"
@@ -62,6 +71,7 @@ if [ "$quick" = 1 ]; then
 	reps=${REPS:-1}
 	modes=${MODES:-tcg}
 	peer=${PEER:-0}
+	irqsoff=${IRQSOFF:-0}
 	ops=${BENCH_OPS:-200000}
 	wis_secs=${WIS_SECS:-2}
 	memcgs=${MEMCGS:-200}
@@ -69,6 +79,7 @@ else
 	reps=${REPS:-5}
 	modes=${MODES:-tcg icount}
 	peer=${PEER:-1}
+	irqsoff=${IRQSOFF:-1}
 	ops=${BENCH_OPS:-1000000}
 	wis_secs=${WIS_SECS:-5}
 	memcgs=${MEMCGS:-1000}
@@ -81,6 +92,23 @@ for m in $modes; do
 	case $m in tcg|icount) ;; *) die "unknown mode '$m' (tcg, icount)" ;; esac
 done
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$reps'"
+case $irqsoff in 0|1) ;; *) die "IRQSOFF must be 0 or 1, not '$irqsoff'" ;; esac
+# The peer is a plain 6.1 (ci/peer.sh): the RT tree's benchmarks have none.
+if [ "$TR_NAME" != vanilla ] && [ "$peer" = 1 ]; then
+	[ -z "${PEER:-}" ] || die "PEER=1: the $TR_NAME tree has no 6.1 peer (ci/peer.sh's 6.1 is not an RT kernel); run with PEER=0"
+	peer=0
+fi
+# The irqsoff variant runs the page benchmark only, in icount mode when
+# that is measured (its figures are then instructions), else in the first.
+if [ "$irqsoff" = 1 ] && [[ " $benches " != *" page "* ]]; then
+	msg "IRQSOFF=1 needs the page benchmark (BENCHES); no irqsoff variant"
+	irqsoff=0
+fi
+irqsoff_mode=
+if [ "$irqsoff" = 1 ]; then
+	irqsoff_mode=${modes%% *}
+	[[ " $modes " != *" icount "* ]] || irqsoff_mode=icount
+fi
 
 attrib=${ATTRIB:-0}
 kernels=base
@@ -93,17 +121,14 @@ mkdir -p "$out"
 csv=$out/results.csv
 
 # --- build ------------------------------------------------------------------
-"$TOP/ci/deps.sh"
-"$TOP/ci/fetch.sh"
-"$TOP/ci/base.sh"
-"$TOP/ci/apply.sh"
+SCENARIO=$sc "$TOP/ci/main.sh" deps fetch base apply
 [ "$peer" = 1 ] && "$TOP/ci/peer.sh"
 
 # Each kernel with its initramfs is kept in $out/kernels/<name>, so that
 # the stack's cuts (ATTRIB=1), built one after another in one tree and
 # one object folder, can be booted alternately.
 keep() {
-	local obj=$1-$SC_KEY dst=$out/kernels/$2
+	local obj=$1-$SC_KEY${extra:++$extra} dst=$out/kernels/$2
 	mkdir -p "$dst/${SC_IMAGE%/*}"
 	cp "$obj/$SC_IMAGE" "$dst/$SC_IMAGE"
 	cp "$obj/mm510-initramfs.cpio" "$dst/mm510-initramfs.cpio"
@@ -128,14 +153,16 @@ cut_commit() {
 		[ $((10#${p:0:2})) -le "$g" ] && last=$i
 	done
 	[ "$last" -gt 0 ] || die "series has no patch of group $g"
-	git -C "$stack" rev-list --reverse "$BASE_TAG..HEAD" | sed -n "${last}p"
+	git -C "$stack" rev-list --reverse "$TR_TAG..HEAD" | sed -n "${last}p"
 }
 
-for k in $kernels; do
-	if [ "${BENCH_REUSE:-}" = 1 ] && [ -f "$out/kernels/$k/mm510-initramfs.cpio" ]; then
-		msg "$k: reusing $out/kernels/$k (BENCH_REUSE=1)"
-		continue
-	fi
+# build_kernel KERNEL NAME [FRAGMENT]: build KERNEL (base, g1..g3, stack,
+# peer), with one more config fragment if given, and keep it as
+# $out/kernels/NAME.
+build_kernel() {
+	local k=$1 sha extra=${3:-}
+	local -x ADD_FRAGMENTS=${ADD_FRAGMENTS:-}
+	[ -z "$extra" ] || ADD_FRAGMENTS=${ADD_FRAGMENTS:+$ADD_FRAGMENTS,}$extra
 	case $k in
 	g[1-3])	sha=$(cut_commit "${k#g}")
 		if [ -d "$BUILD/cut" ]; then
@@ -145,14 +172,26 @@ for k in $kernels; do
 		fi
 		msg "$k: the stack cut after group ${k#g} ($(git -C "$BUILD/cut" log -1 --format=%s))"
 		TREE=cut "$TOP/ci/build.sh" "$sc"
-		keep "$BUILD/obj/cut" "$k" ;;
+		keep "$BUILD/obj/cut" "$2" ;;
 	base)	TREE=base "$TOP/ci/build.sh" "$sc"
-		keep "$BUILD/obj/$(basename "$BASE_REPO")" "$k" ;;
+		keep "$BUILD/obj/$(basename "$(base_checkout)")" "$2" ;;
 	stack)	TREE=stack "$TOP/ci/build.sh" "$sc"
-		keep "$BUILD/obj/$(basename "$(stack_tree)")" "$k" ;;
+		keep "$BUILD/obj/$(basename "$(stack_tree)")" "$2" ;;
 	peer)	TREE=peer "$TOP/ci/build.sh" "$sc"
-		keep "$BUILD/obj/$(basename "$PEER_TREE")" "$k" ;;
+		keep "$BUILD/obj/$(basename "$PEER_TREE")" "$2" ;;
 	esac
+}
+
+for k in $kernels; do
+	names=$k
+	[ "$irqsoff" = 1 ] && names="$k $k-irqsoff"
+	for n in $names; do
+		if [ "${BENCH_REUSE:-}" = 1 ] && [ -f "$out/kernels/$n/mm510-initramfs.cpio" ]; then
+			msg "$n: reusing $out/kernels/$n (BENCH_REUSE=1)"
+			continue
+		fi
+		build_kernel "$k" "$n" "$([ "$n" = "$k" ] || echo irqsoff)"
+	done
 done
 
 if [ "${BENCH_BUILD_ONLY:-}" = 1 ]; then
@@ -179,14 +218,18 @@ runs=0
 start=$(date +%s)
 for rep in $(seq 1 "$reps"); do
 	for mode in $modes; do
-		for variant in kmem nokmem; do
-			if [ "$variant" = kmem ]; then
-				tests=$all_tests
+		for variant in kmem nokmem irqsoff; do
+			kdir=
+			case $variant in
+			kmem)	tests=$all_tests
+				args= ;;
+			nokmem)	tests=$floor_tests
+				args=cgroup.memory=nokmem ;;
+			irqsoff) tests=
+				[ "$mode" = "$irqsoff_mode" ] && tests=bench/page
 				args=
-			else
-				tests=$floor_tests
-				args=cgroup.memory=nokmem
-			fi
+				kdir=-irqsoff ;;
+			esac
 			[ -n "$tests" ] || continue
 			for k in $kernels; do
 				log=$out/logs/$k-$mode-$variant-$rep.log
@@ -196,7 +239,7 @@ for rep in $(seq 1 "$reps"); do
 				runs=$((runs + 1))
 				tree=$k
 				case $k in g[1-3]) tree=stack ;; esac
-				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount QUIET=1 \
+				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k$kdir TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount QUIET=1 \
 					BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
 					BOOT_ARGS="$args mm510.bench_ops=$ops mm510.bench_secs=$wis_secs mm510.bench_memcgs=$memcgs mm510.timeout=3000" \
 					"$TOP/ci/boot.sh" "$sc" >"$log.verdict" 2>&1; then
@@ -221,7 +264,7 @@ for k in $kernels; do
 	echo "$k $(release_of "$k")"
 done >"$out/kernels.txt"
 BENCH_KERNELS=$out/kernels.txt BENCH_FAILED=$failed BENCH_RUNS=$runs BENCH_QUICK=$quick \
-	BENCH_ARCH=$SC_ARCH BENCH_FRAGMENTS="${SC_KEY//+/, }" \
+	BENCH_ARCH=$SC_ARCH BENCH_TREE=$TR_NAME BENCH_FRAGMENTS="${SC_KEY//+/, }" \
 	"$TOP/ci/bench-report.sh" "$csv" "$out"
 cat "$out/report.md"
 [ "$failed" -eq 0 ] || die "$failed of $runs benchmark boots failed (logs in $out/logs)"

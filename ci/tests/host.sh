@@ -603,9 +603,20 @@ t_missing_cross() {
 # bench scenario is refused before anything is built.
 t_bench_arch() {
 	local b=$scratch/b-bench
-	expect_fail "no bench scenario in configs/scenarios for arm (SCENARIO=arm)" \
+	expect_fail "no bench scenario in configs/scenarios for arm on the vanilla tree (SCENARIO=arm)" \
 		env SCENARIO=arm BUILD="$b" "$TOP/ci/bench.sh"
 	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
+}
+
+# The RT tree's benchmarks (bench-rt) have no 6.1 peer, and IRQSOFF is a
+# switch: both refused before anything is fetched or built.
+t_bench_bad_options() {
+	local b=$scratch/b-bench
+	expect_fail "the debian-rt tree has no 6.1 peer" \
+		env SCENARIO=rt PEER=1 BUILD="$b" "$TOP/ci/bench.sh"
+	expect_fail "IRQSOFF must be 0 or 1, not 'yes'" \
+		env IRQSOFF=yes BUILD="$b" "$TOP/ci/bench.sh"
+	[ ! -e "$b/obj" ] && [ ! -e "$b/linux" ] || { echo "something was built"; return 1; }
 }
 
 # --- review gates (ci/gates.sh): a bad patch is caught by its gate -----------
@@ -1179,6 +1190,31 @@ t_bench_report() {
 	fi
 }
 
+# The irqsoff variant: its rows (median of the longest section) and the
+# sites table from the logs beside the results, the longest per kernel.
+t_bench_report_irqsoff() {
+	local d=$scratch/bench-irq r=$scratch/bench-irq/report.md
+	mkdir -p "$d/logs"
+	{ echo 'kernel,mode,variant,rep,name,metric,value,unit'
+	  for rep in 1 2; do
+		echo "base,icount,irqsoff,$rep,page-single,irqsoff_max_us,$((30 + rep)),us"
+		echo "stack,icount,irqsoff,$rep,page-single,irqsoff_max_us,$((20 + rep)),us"
+	  done; } >"$d/results.csv"
+	printf 'mm510-irqsoff: page-single 31 started=free_unref_page ended=free_unref_page stack=free_unref_page<bench_run<param_attr_store\r\n' \
+		>"$d/logs/base-icount-irqsoff-1.log"
+	printf 'noise\nmm510-irqsoff: page-single 32 started=rmqueue ended=_raw_spin_unlock_irqrestore stack=rmqueue<get_page_from_freelist\n' \
+		>"$d/logs/base-icount-irqsoff-2.log"
+	printf 'mm510-irqsoff: page-single 22 started=__do_softirq ended=__do_softirq stack=irq_exit_rcu\n' \
+		>"$d/logs/stack-icount-irqsoff-1.log"
+	NO_PLOT=1 "$TOP/ci/bench-report.sh" "$d/results.csv" "$d" >/dev/null
+	grep -qF '| page-single | irqsoff | irqsoff_max_us (us) | 2 | 31.5 (31..32) | 21.5 (21..22) | -31.7% |' "$r" ||
+		{ echo "irqsoff row wrong"; cat "$r"; return 1; }
+	grep -qF '| base | page-single | 32 | rmqueue | _raw_spin_unlock_irqrestore | rmqueue < get_page_from_freelist |' "$r" ||
+		{ echo "base site wrong (not the longest?)"; cat "$r"; return 1; }
+	grep -qF '| stack | page-single | 22 | __do_softirq | __do_softirq | irq_exit_rcu |' "$r" ||
+		{ echo "stack site wrong"; cat "$r"; return 1; }
+}
+
 t_bench_report_malformed() {
 	printf 'kernel,mode,variant,rep,name,metric,value,unit\nbase,tcg,kmem,1,x,ns_op,fast,ns\n' \
 		>"$scratch/bad.csv"
@@ -1369,6 +1405,7 @@ pre)
 	run_case "check: failures listed last, with their reasons" t_check_report
 	run_case "bench: report from canned results" t_bench_report
 	run_case "bench: malformed results file" t_bench_report_malformed
+	run_case "bench: irqsoff rows and sites" t_bench_report_irqsoff
 	run_case "kabi: a one-member change is in the report under its patch, and in a symbol list" t_kabi_report
 	run_case "kabi: no libabigail, no DWARF, no CRCs, an unknown symbol" t_kabi_bad_input
 	run_case "bench: peer .deb with a wrong checksum" t_peer_wrong_checksum
@@ -1395,6 +1432,7 @@ pre)
 	run_case "build: another arch's option is left out, an unknown one fails" t_foreign_option
 	run_case "build/boot: missing cross compiler or QEMU names its package" t_missing_cross
 	run_case "bench: an arch without a bench scenario is refused" t_bench_arch
+	run_case "bench: no RT peer, IRQSOFF a switch" t_bench_bad_options
 	run_case "gates: an out-of-order series entry must say why" t_gate_series_order
 	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
 	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance

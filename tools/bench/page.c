@@ -10,23 +10,133 @@
  * and the same with cycles_page.  On a kernel without the bulk allocator
  * (plain 5.10.262) the bulk lines are absent and the report says n/a.
  *
+ * On a kernel with the irqsoff latency tracer (make bench's irqsoff
+ * variant, configs/irqsoff.config) it prints instead, for each row,
+ *   mm510-bench: <row> irqsoff_max_us <longest IRQs-off section, us>
+ *   mm510-irqsoff: <row> <us> started=<fn> ended=<fn> stack=<fn<fn<fn>
+ * the longest section anywhere in the guest while that run went, with
+ * the tracer's sites and the first frames of its stack at the end: the
+ * tracer's hooks on every local_irq_*() make the timings of such a
+ * kernel incomparable, so they are left out.
+ *
  * Kernel command line: mm510.bench_ops=N pages per run (default 1000000),
  * mm510.bench_sizes=N: only the first N bulk sizes (default all eight).
- * Fails only when the module cannot be loaded or run.
+ * Fails only when the module cannot be loaded or run, or the tracer
+ * that the kernel has cannot be used.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 
 #include "mmt.h"
 
 #define MODULE		"bench_page"
 #define PARAMS		"/sys/module/" MODULE "/parameters/"
 
+#define TRACING		"/sys/kernel/tracing/"
+#define TRACE_SIZE	(256 << 10)
+#define STACK_FRAMES	4
+
 static const unsigned int bulk_sizes[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+
+/* The irqsoff tracer is in use for the measured runs. */
+static int irqsoff;
+
+/*
+ * 1 when the kernel has the irqsoff tracer and it is now the current one
+ * (tracing off until a run starts), 0 when the kernel has none, -1 when
+ * it has one that could not be set up.
+ */
+static int irqsoff_setup(void)
+{
+	char buf[1024];
+
+	if (access("/sys/kernel/tracing", F_OK))
+		return 0;	/* no tracefs: no tracer at all */
+	if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) &&
+	    errno != EBUSY) {
+		mmt_log("mount tracefs: %s", strerror(errno));
+		return -1;
+	}
+	if (mmt_read_file(TRACING "available_tracers", buf, sizeof(buf)) < 0)
+		return -1;
+	if (!strstr(buf, "irqsoff"))
+		return 0;
+	if (mmt_write_file(TRACING "tracing_on", "0") ||
+	    mmt_write_file(TRACING "current_tracer", "irqsoff"))
+		return -1;
+	return 1;
+}
+
+/* Copy the function name after "prefix" in text into out. */
+static void trace_field(const char *text, const char *prefix, char *out,
+			size_t size)
+{
+	const char *p = strstr(text, prefix);
+	size_t n = 0;
+
+	if (p) {
+		p += strlen(prefix);
+		p += strspn(p, " ");
+		n = strcspn(p, " \n");
+		if (n >= size)
+			n = size - 1;
+		memcpy(out, p, n);
+	}
+	if (!n && size > 1)
+		out[n++] = '?';
+	out[n] = '\0';
+}
+
+/*
+ * The longest section of the run just ended: its length, its sites and
+ * the first frames of the stack the tracer took at its end.  0 or -1.
+ */
+static int irqsoff_report(const char *row)
+{
+	char lat[64], started[128], ended[128], stack[512], *trace, *p;
+	unsigned long long us;
+	int frames = 0;
+	size_t len = 0;
+
+	if (mmt_read_file(TRACING "tracing_max_latency", lat, sizeof(lat)) < 0 ||
+	    sscanf(lat, "%llu", &us) != 1) {
+		mmt_log("%s: tracing_max_latency unreadable", row);
+		return -1;
+	}
+	trace = malloc(TRACE_SIZE);
+	if (!trace || mmt_read_file(TRACING "trace", trace, TRACE_SIZE) < 0) {
+		free(trace);
+		return -1;
+	}
+	trace_field(trace, "=> started at:", started, sizeof(started));
+	trace_field(trace, "=> ended at:", ended, sizeof(ended));
+	stack[0] = '\0';
+	p = strstr(trace, "<stack trace>");
+	while (p && frames < STACK_FRAMES) {
+		p = strstr(p, "\n => ");
+		if (!p)
+			break;
+		p += 5;
+		len += snprintf(stack + len, sizeof(stack) - len, "%s%.*s",
+				frames ? "<" : "", (int)strcspn(p, " \n"), p);
+		if (len >= sizeof(stack))
+			break;
+		frames++;
+	}
+	free(trace);
+	mmt_bench(row, "irqsoff_max_us", us, "us");
+	printf("mm510-irqsoff: %s %llu started=%s ended=%s stack=%s\n", row, us,
+	       started, ended, frames ? stack : "?");
+	fflush(stdout);
+	return 0;
+}
 
 /* Start a run: 0, or the errno of the write (EOPNOTSUPP: no bulk). */
 static int start_run(void)
@@ -51,7 +161,14 @@ static int run_one(unsigned int bulk, long ops, int report)
 	if (mmt_module_param(MODULE, "bulk", bulk) ||
 	    mmt_module_param(MODULE, "ops", ops))
 		return -1;
+	/* The tracer measures the reported runs only, from a zero maximum. */
+	if (irqsoff && report &&
+	    (mmt_write_file(TRACING "tracing_max_latency", "0") ||
+	     mmt_write_file(TRACING "tracing_on", "1")))
+		return -1;
 	ret = start_run();
+	if (irqsoff && report && mmt_write_file(TRACING "tracing_on", "0"))
+		return -1;
 	if (ret == EOPNOTSUPP)
 		return 1;
 	if (ret) {
@@ -71,6 +188,8 @@ static int run_one(unsigned int bulk, long ops, int report)
 		snprintf(name, sizeof(name), "page-bulk-%u", bulk);
 	else
 		snprintf(name, sizeof(name), "page-single");
+	if (irqsoff)
+		return irqsoff_report(name);
 	mmt_bench(name, "ns_page", ((double)ns - (double)loop_ns) / n, "ns");
 	mmt_bench(name, "cycles_page", ((double)cyc - (double)loop_cyc) / n,
 		  "cycles");
@@ -84,6 +203,18 @@ int main(void)
 	int ret = KSFT_FAIL, r;
 	unsigned int i;
 
+	irqsoff = irqsoff_setup();
+	if (irqsoff < 0)
+		return KSFT_FAIL;
+	if (irqsoff) {
+		mmt_log("irqsoff tracer: the longest IRQs-off section of each run, no timings");
+		/*
+		 * Let the boot's delayed work go by first (in icount mode
+		 * a sleep costs no host time): the TSC's refinement, a
+		 * second after boot, printed from inside the first run.
+		 */
+		sleep(3);
+	}
 	if (mmt_module_load(MODULE, NULL))
 		return KSFT_FAIL;
 	if (run_one(0, ops / 10 + 1, 0) || run_one(0, ops, 1))
