@@ -71,6 +71,10 @@ help:
 	@echo '                    (configs/kabi.config), compare their module interface with'
 	@echo '                    libabigail and Module.symvers; writes build/kabi/report.md'
 	@echo '                    (each change under its patch), symbols.tsv, types.tsv'
+	@echo '  make gates        the review gates on the applied stack (GATES, default the'
+	@echo '                    fast ones; GATE_POSITIONS=N-M splits build and cocci)'
+	@echo '  make lava         a LAVA job per booted, built scenario, checked against'
+	@echo '                    LAVA'"'"'s schema (build/lava/; ci/lava.sh submits one to a lab)'
 	@echo '  make kabi KABI_SYMBOLS=<file>  also say which of your symbols (an Android'
 	@echo '                    symbol list) break, and fail when one does'
 	@echo
@@ -125,6 +129,21 @@ help:
 
 deps fetch base apply:
 	@$(MAIN) $@
+
+# make gates: the review gates (ci/gates.sh) on the applied stack: GATES
+# (default the fast ones), GATE_POSITIONS (N or N-M) to split the slow
+# ones (build, cocci) by patch, as CI's gates:slow matrix does.
+GATES		?= series provenance checkpatch maintainers
+export GATE_POSITIONS GATE_SCENARIO
+
+gates:
+	@$(MAIN) deps fetch base apply
+	@ci/gates.sh $(GATES)
+
+# make lava: a LAVA job per booted scenario of make check whose kernel
+# is built, checked against LAVA's schema (ci/lava.sh; build/lava/).
+lava:
+	@ci/lava.sh check
 
 build:
 	@$(MAIN) deps fetch base apply build
@@ -188,4 +207,5 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi \
+	gates lava \
 	maintainers-notes send rebase refresh clean distclean

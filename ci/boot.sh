@@ -19,7 +19,7 @@
 # QUIET=1 (verdict only), BOOT_ICOUNT=1 (deterministic mode, see below),
 # BOOT_OBJ (a folder with the kernel image, e.g. arch/x86/boot/bzImage,
 # and mm510-initramfs.cpio to boot instead of the tree's build; make
-# bench keeps copies).
+# bench keeps copies), BOOT_DESCRIBE=1 (print the boot, see below).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
@@ -61,19 +61,26 @@ done
 # slow to emulate under TCG), PSCI through HVC, the PL011 console, and
 # semihosting open to user space for the runner's failure exit.
 case $SC_ARCH in
-x86)	console=ttyS0
-	machine=(-machine pc -cpu qemu64
-		 -device isa-debug-exit,iobase=0xf4,iosize=0x04) ;;
-arm64)	console=ttyAMA0
-	machine=(-machine virt,gic-version=3 -cpu cortex-a57
-		 -semihosting-config enable=on,target=native,userspace=on) ;;
+x86)	console=ttyS0 qmachine=pc qcpu=qemu64
+	machine_extra=(-device isa-debug-exit,iobase=0xf4,iosize=0x04) ;;
+arm64)	console=ttyAMA0 qmachine=virt,gic-version=3 qcpu=cortex-a57
+	machine_extra=(-semihosting-config enable=on,target=native,userspace=on) ;;
 *)	die "ci/boot.sh has no QEMU machine for $SC_ARCH" ;;
 esac
+machine=(-machine "$qmachine" -cpu "$qcpu" "${machine_extra[@]}")
 args="console=$console panic=-1 loglevel=6 log_buf_len=4M mm510.release=$release"
 [ -n "${TESTS:-}" ] && args="$args mm510.tests=$TESTS"
 [ -n "$SC_ARGS" ] && args="$args $SC_ARGS"
 [ -n "${BOOT_ARGS:-}" ] && args="$args $BOOT_ARGS"
 limit=${BOOT_TIMEOUT:-$SC_TIMEOUT}
+
+# BOOT_DESCRIBE=1: print the boot as "key=value" lines and boot nothing
+# (ci/lava.sh writes LAVA jobs from it, so both boot the same way).
+if [ "${BOOT_DESCRIBE:-}" = 1 ]; then
+	printf '%s=%s\n' kernel "$kernel" initrd "$initrd" image "$SC_IMAGE" release "$release" \
+		machine "$qmachine" cpu "$qcpu" cmdline "$args" timeout "$limit"
+	exit 0
+fi
 
 mkdir -p "$BUILD/logs"
 log=${BOOT_LOG:-$BUILD/logs/$(basename "$tree")-$SC_NAME.log}

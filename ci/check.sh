@@ -159,6 +159,22 @@ build_and_boot() {
 for sc in $(scenario_names check); do
 	build_and_boot "$sc"
 done
+# The CI engine's files: a LAVA job for each booted scenario's kernel,
+# checked against LAVA's own schema (lava-common), and the pipeline's
+# fast-gates job run end to end by gitlab-ci-local in shell mode.
+log=$logdir/check-lava.log
+if "$TOP/ci/lava.sh" check >"$log" 2>&1; then
+	record "ci: LAVA jobs valid (lava-common schema)" pass "$(grep -c ': valid$' "$log") job files" "$log"
+else
+	record "ci: LAVA jobs valid (lava-common schema)" fail "$(grep -m1 -E 'invalid|error' "$log" || tail -n 1 "$log")" "$log"
+fi
+log=$logdir/check-gitlab-ci-local.log
+if "$TOP/ci/gitlab-local.sh" gates:fast >"$log" 2>&1; then
+	record "ci: .gitlab-ci.yml job gates:fast (gitlab-ci-local)" pass "$(grep -m1 'finished in' "$log" || echo ok)" "$log"
+else
+	record "ci: .gitlab-ci.yml job gates:fast (gitlab-ci-local)" fail "$(grep -m1 -E 'FAIL|error' "$log" || tail -n 1 "$log")" "$log"
+fi
+
 # The host tests that boot a guest: after the scenarios, so that the
 # kernels they boot (default's, arm64's) are built.
 scenario_load default

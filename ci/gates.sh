@@ -25,7 +25,10 @@
 #
 # Environment: GATE_SCENARIO (default: default) is the configuration of
 # the build and cocci gates; GATE_MAX_USERS (default 20) caps how many
-# already-built objects that include a touched header are rebuilt.
+# already-built objects that include a touched header are rebuilt;
+# GATE_POSITIONS ("N" or "N-M", 1 = the series' first patch; default
+# all) limits the build and cocci gates to those patches, so that CI can
+# spread them over runners (.gitlab-ci.yml's gates:slow matrix).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
@@ -357,6 +360,21 @@ gate_maintainers() {
 
 # Set up the checkout the slow gates walk: a detached worktree of the
 # stack's repository, and the commits of the applied stack, one a patch.
+# The positions the build and cocci gates look at (GATE_POSITIONS).
+positions_selected() {
+	local n=${#patches[@]} from to
+	case ${GATE_POSITIONS:-} in
+	'')	from=1 to=$n ;;
+	*-*)	from=${GATE_POSITIONS%-*} to=${GATE_POSITIONS#*-} ;;
+	*)	from=$GATE_POSITIONS to=$GATE_POSITIONS ;;
+	esac
+	[[ $from =~ ^[1-9][0-9]*$ && $to =~ ^[1-9][0-9]*$ ]] && [ "$from" -le "$to" ] ||
+		die "GATE_POSITIONS must be N or N-M with 1 <= N <= M, not '${GATE_POSITIONS:-}'"
+	[ "$to" -le "$n" ] ||
+		die "GATE_POSITIONS=$GATE_POSITIONS: the series has $n patches"
+	seq "$from" "$to"
+}
+
 positions_init() {
 	[ -n "${gtree:-}" ] && return 0
 	local stack base
@@ -445,12 +463,13 @@ build_at() {
 }
 
 gate_build() {
+	local i k p o log objs b a new fresh status reason skipped sel
 	need sparse sparse
 	need ccache ccache
+	sel=$(positions_selected)
 	positions_init
 	rm -rf "$logdir/build"
-	local i k p o log objs b a new fresh status reason skipped
-	for i in $(seq 1 ${#patches[@]}); do
+	for i in $sel; do
 		p=${patches[$((i - 1))]}
 		log=$logdir/build-$p.log
 		mapfile -t objs < <(objects_of "$i")
@@ -553,14 +572,15 @@ cocci_at() {
 }
 
 gate_cocci() {
+	local i p f log files new status reason b a sel
 	need spatch coccinelle
+	sel=$(positions_selected)
 	positions_init
 	goto_position 0
 	"${gmake[@]}" prepare >"$logdir/cocci-prepare.log" 2>&1 ||
 		die "make prepare failed; see $logdir/cocci-prepare.log"
 	rm -rf "$logdir/cocci"
-	local i p f log files new status reason b a
-	for i in $(seq 1 ${#patches[@]}); do
+	for i in $sel; do
 		p=${patches[$((i - 1))]}
 		log=$logdir/cocci-$p.log
 		mapfile -t files < <(touched_c "$i")

@@ -619,6 +619,47 @@ t_bench_bad_options() {
 	[ ! -e "$b/obj" ] && [ ! -e "$b/linux" ] || { echo "something was built"; return 1; }
 }
 
+# --- the CI engine (.gitlab-ci.yml, ci/lava) ---------------------------------
+
+# A malformed or schema-breaking LAVA job is named with LAVA's reason; a
+# lab half configured is an error naming the missing variable, no lab at
+# all a message and success; nothing is submitted anywhere.
+t_lava_bad_input() {
+	printf 'device_type: qemu\njob_name: x\nactions: [\n' >"$scratch/broken.yaml"
+	expect_fail "$scratch/broken.yaml: invalid:" "$TOP/ci/lava.sh" validate "$scratch/broken.yaml"
+	printf 'device_type: qemu\njob_name: x\ntimeouts: {job: {minutes: 1}}\nvisibility: public\nactions:\n- deploy: {to: nowhere}\n' \
+		>"$scratch/schema.yaml"
+	expect_fail "unknown action type" "$TOP/ci/lava.sh" validate "$scratch/schema.yaml"
+	expect_fail "LAVA_URL is set but LAVA_TOKEN is not" \
+		env LAVA_URL=https://lava.invalid LAVA_TOKEN= "$TOP/ci/lava.sh" submit "$scratch/schema.yaml"
+	local out
+	out=$(env -u LAVA_URL "$TOP/ci/lava.sh" submit "$scratch/schema.yaml" 2>&1) ||
+		{ echo "no lab configured should pass: $out"; return 1; }
+	grep -q "no LAVA lab configured" <<<"$out" || { echo "$out"; return 1; }
+}
+
+# The slow gates' split by patch position refuses what is not one.
+t_gate_positions() {
+	expect_fail "GATE_POSITIONS must be N or N-M" env GATE_POSITIONS=5-2 "$TOP/ci/gates.sh" build
+	expect_fail "the series has" env GATE_POSITIONS=999 "$TOP/ci/gates.sh" cocci
+}
+
+# gitlab-ci-local runs only a job the pipeline defines.
+t_gitlab_unknown_job() {
+	command -v npm >/dev/null || { echo "npm missing"; return 4; }
+	expect_fail "no job 'no-such-job' in .gitlab-ci.yml" "$TOP/ci/gitlab-local.sh" no-such-job
+}
+
+# A board job needs the board's device tree; the QEMU job of a built
+# kernel passes LAVA's schema.
+t_lava_render() {
+	expect_fail "LAVA_DTB_URL is not set" env -u LAVA_DTB_URL "$TOP/ci/lava.sh" render default some-board
+	local f
+	f=$("$TOP/ci/lava.sh" render default) || return 1
+	"$TOP/ci/lava.sh" validate "$f" | grep -q ': valid$' || return 1
+	grep -q 'mm510.release=' "$f" || { echo "no kernel command line in $f"; return 1; }
+}
+
 # --- review gates (ci/gates.sh): a bad patch is caught by its gate -----------
 
 # gate_patch OUT SUBJECT SED [TRAILER]: a patch of mm/mmzone.c made by SED
@@ -1406,6 +1447,9 @@ pre)
 	run_case "bench: report from canned results" t_bench_report
 	run_case "bench: malformed results file" t_bench_report_malformed
 	run_case "bench: irqsoff rows and sites" t_bench_report_irqsoff
+	run_case "ci: a bad LAVA job or a half-configured lab is named" t_lava_bad_input
+	run_case "ci: GATE_POSITIONS that is not a range of patches" t_gate_positions
+	run_case "ci: gitlab-ci-local refuses a job the pipeline lacks" t_gitlab_unknown_job
 	run_case "kabi: a one-member change is in the report under its patch, and in a symbol list" t_kabi_report
 	run_case "kabi: no libabigail, no DWARF, no CRCs, an unknown symbol" t_kabi_bad_input
 	run_case "bench: peer .deb with a wrong checksum" t_peer_wrong_checksum
@@ -1441,6 +1485,7 @@ pre)
 	run_case "send: send-check.sh on canned mails of a 5.10 backport posting" t_send_check
 	;;
 guest)
+	run_case "ci: a LAVA job for a built kernel, a board job without its DTB" t_lava_render
 	run_case "boot: guest panics" t_guest_panics
 	run_case "boot: guest hangs" t_guest_hangs
 	run_case "boot: failing test fails the run" t_guest_test_fails

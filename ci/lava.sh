@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lava.sh: LAVA jobs for the scenarios, the way CIP and KernelCI boot
+# their 5.10 kernels in LAVA labs (ci/lava/*.yaml.in, templates).
+#
+#   lava.sh render SCENARIO [DEVICE_TYPE]
+#       write $BUILD/lava/<scenario>-<device type>.yaml and print its
+#       path: DEVICE_TYPE qemu (default) boots on a QEMU device the way
+#       ci/boot.sh does (ci/lava/qemu.yaml.in), any other is a lab's board
+#       booted by U-Boot over TFTP (ci/lava/uboot.yaml.in, which needs
+#       LAVA_DTB_URL).  The kernel and initramfs are the scenario's build,
+#       at LAVA_KERNEL_URL and LAVA_RAMDISK_URL when given (a pipeline's
+#       artifacts), else as file:// URLs of this machine.
+#   lava.sh validate FILE...
+#       check job files against LAVA's own schema (Debian's lava-common),
+#       naming each file that fails and why.
+#   lava.sh check
+#       render a job for every booted scenario of `make check` whose
+#       kernel is built (but memhp, whose DIMM the templates do not
+#       give), and one board job (arm64), and validate them all (make
+#       check).
+#   lava.sh submit FILE
+#       submit the job to the lab at LAVA_URL with LAVA_TOKEN (lavacli),
+#       wait for it and fail unless every test case passed; with no
+#       LAVA_URL it says that no lab is configured and does nothing.
+#
+# Environment: LAVA_URL (e.g. https://lava.ciplatform.org), LAVA_USER
+# and LAVA_TOKEN (the lab account's API token), LAVA_KERNEL_URL,
+# LAVA_RAMDISK_URL, LAVA_DTB_URL, LAVA_DEVICE_TYPE (for check's board
+# job; default r8a774a1-hihope-rzg2m-ex).
+
+. "$(dirname "$0")/lib.sh"
+. "$TOP/ci/scenario.sh"
+
+PYTHON=/usr/bin/python3
+LAVA_SCHEMA=/usr/lib/python3/dist-packages/lava_common/schemas/__init__.py
+out=$BUILD/lava
+
+# render SCENARIO DEVICE_TYPE
+render() {
+	local sc=$1 dev=${2:-qemu} tmpl key value kernel= initrd= cmdline= machine= cpu=
+	local timeout=3600 file qarch
+	scenario_load "$sc"
+	[ "$SC_TIMEOUT" != - ] || die "scenario $sc is compiled only: no job to render"
+	[ ${#SC_MACHINE[@]} -eq 0 ] ||
+		die "scenario $sc needs machine features (${SC_MACHINE[*]}) that the LAVA templates do not give"
+	while IFS='=' read -r key value; do
+		case $key in
+		kernel) kernel=$value ;; initrd) initrd=$value ;;
+		cmdline) cmdline=$value ;; machine) machine=$value ;;
+		cpu) cpu=$value ;; timeout) timeout=$value ;;
+		esac
+	done < <(BOOT_DESCRIBE=1 "$TOP/ci/boot.sh" "$sc")
+	[ -n "$kernel" ] || die "ci/boot.sh described no kernel for $sc"
+	if [ "$dev" = qemu ]; then
+		tmpl=$TOP/ci/lava/qemu.yaml.in
+	else
+		tmpl=$TOP/ci/lava/uboot.yaml.in
+		[ -n "${LAVA_DTB_URL:-}" ] ||
+			die "device type $dev: LAVA_DTB_URL is not set (the board's device tree)"
+	fi
+	case $SC_ARCH in
+	x86) qarch=amd64 ;;
+	arm64) qarch=arm64 ;;
+	*) die "no LAVA job for $SC_ARCH" ;;
+	esac
+	mkdir -p "$out"
+	file=$out/$sc-$dev.yaml
+	sed -e "s|@SCENARIO@|$sc|g" -e "s|@TREE@|$TR_NAME|g" -e "s|@ARCH@|$SC_ARCH|g" \
+	    -e "s|@DEVICE_TYPE@|$dev|g" -e "s|@QEMU_ARCH@|$qarch|g" \
+	    -e "s|@QEMU_MACHINE@|$machine|g" -e "s|@QEMU_CPU@|$cpu|g" \
+	    -e "s|@CMDLINE@|$cmdline|g" \
+	    -e "s|@KERNEL_URL@|${LAVA_KERNEL_URL:-file://$kernel}|g" \
+	    -e "s|@RAMDISK_URL@|${LAVA_RAMDISK_URL:-file://$initrd}|g" \
+	    -e "s|@DTB_URL@|${LAVA_DTB_URL:-}|g" \
+	    -e "s|@TEST_MINUTES@|$(( (timeout + 59) / 60 ))|g" \
+	    -e "s|@JOB_MINUTES@|$(( (timeout + 59) / 60 + 15 ))|g" \
+	    "$tmpl" >"$file.part"
+	! grep -n '@[A-Z_]*@' "$file.part" >&2 ||
+		die "$tmpl: a placeholder above has no value"
+	mv "$file.part" "$file"
+	echo "$file"
+}
+
+validate() {
+	[ -f "$LAVA_SCHEMA" ] ||
+		die "LAVA's schema not found ($LAVA_SCHEMA): install it with 'apt-get install lava-common' (or run 'make deps' as root)"
+	[ $# -gt 0 ] || die "usage: lava.sh validate FILE..."
+	"$PYTHON" - "$@" <<'EOF'
+import sys
+import yaml
+from lava_common.schemas import validate
+
+bad = 0
+for name in sys.argv[1:]:
+    try:
+        with open(name) as f:
+            job = yaml.safe_load(f)
+        if not isinstance(job, dict):
+            raise ValueError("not a LAVA job (a YAML mapping)")
+        validate(job, strict=True)
+        print("%s: valid" % name)
+    except Exception as e:  # yaml, voluptuous and I/O errors alike
+        print("%s: invalid: %s" % (name, str(e).replace("\n", " ")), file=sys.stderr)
+        bad += 1
+sys.exit(1 if bad else 0)
+EOF
+}
+
+check() {
+	local sc files=() f
+	for sc in $(scenario_names check); do
+		scenario_load "$sc"
+		[ "$SC_TIMEOUT" != - ] && [ ${#SC_MACHINE[@]} -eq 0 ] || continue
+		BOOT_DESCRIBE=1 "$TOP/ci/boot.sh" "$sc" >/dev/null 2>&1 || {
+			msg "$sc: not built, no job"; continue; }
+		files+=("$(render "$sc" qemu)")
+	done
+	# One board job, to keep the U-Boot template valid.
+	if BOOT_DESCRIBE=1 "$TOP/ci/boot.sh" arm64 >/dev/null 2>&1; then
+		f=$(LAVA_DTB_URL=${LAVA_DTB_URL:-file:///board.dtb} \
+		    render arm64 "${LAVA_DEVICE_TYPE:-r8a774a1-hihope-rzg2m-ex}")
+		files+=("$f")
+	fi
+	[ ${#files[@]} -gt 0 ] || die "no scenario is built: nothing to render (make build first)"
+	validate "${files[@]}"
+}
+
+submit() {
+	local file=$1 id result
+	[ -f "$file" ] || die "no job file $file"
+	if [ -z "${LAVA_URL:-}" ]; then
+		msg "no LAVA lab configured (LAVA_URL, LAVA_USER, LAVA_TOKEN): $file not submitted"
+		return 0
+	fi
+	[ -n "${LAVA_TOKEN:-}" ] || die "LAVA_URL is set but LAVA_TOKEN is not: the lab needs its API token"
+	[ -n "${LAVA_USER:-}" ] || die "LAVA_URL is set but LAVA_USER is not: the token's user"
+	need lavacli lavacli
+	validate "$file" >/dev/null
+	local lava=(lavacli --uri "${LAVA_URL%/}/RPC2/" --username "$LAVA_USER" --token "$LAVA_TOKEN")
+	# A lab that does not answer is named, not waited for.
+	"${lava[@]}" system version >/dev/null 2>&1 ||
+		die "LAVA lab $LAVA_URL does not answer (lavacli system version failed)"
+	id=$("${lava[@]}" jobs submit "$file") || die "$LAVA_URL refused $file"
+	msg "$file: job $id at ${LAVA_URL%/}/scheduler/job/$id"
+	"${lava[@]}" jobs wait "$id" || die "waiting for job $id failed"
+	result=$("${lava[@]}" results "$id") || die "no results for job $id"
+	echo "$result"
+	! grep -q '\[fail\]' <<<"$result" || die "job $id: a test case failed"
+}
+
+case ${1:-} in
+render)	[ $# -ge 2 ] || die "usage: lava.sh render SCENARIO [DEVICE_TYPE]"
+	render "$2" "${3:-qemu}" ;;
+validate) shift; validate "$@" ;;
+check)	check ;;
+submit)	[ $# -eq 2 ] || die "usage: lava.sh submit FILE"
+	submit "$2" ;;
+*)	die "usage: lava.sh render|validate|check|submit ..." ;;
+esac
