@@ -191,6 +191,14 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 	tap "host: " "$log"
 	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (full)" fail "did not finish" "$log"
 	gates gates-full build cocci
+	# The default scenario's LAVA job, run here by lava-dispatcher.
+	log=$logdir/check-lava-run.log
+	if [ -f "$BUILD/lava/default-qemu.yaml" ] &&
+	   "$TOP/ci/lava.sh" run "$BUILD/lava/default-qemu.yaml" >"$log" 2>&1; then
+		record "ci: LAVA job default-qemu under lava-run" pass "$(tail -n 1 "$log")" "$log"
+	else
+		record "ci: LAVA job default-qemu under lava-run" fail "$(tail -n 1 "$log" 2>/dev/null || echo 'no job file: make lava')" "$log"
+	fi
 	# The full tier: booted where it has a boot timeout (arm64-debug),
 	# compiled only where it has none.
 	for sc in $(scenario_names full); do

@@ -20,6 +20,12 @@
 #       kernel is built (but memhp, whose DIMM the templates do not
 #       give), and one board job (arm64), and validate them all (make
 #       check).
+#   lava.sh run FILE
+#       run a QEMU job here with Debian's lava-dispatcher (lava-run), on a
+#       device dictionary rendered from lava-server's own qemu device type
+#       (fetched once with apt-get download into $CACHE_DIR/lava-server)
+#       and the job's context; fails unless LAVA records the runner's
+#       test cases and none failed (make check-full).
 #   lava.sh submit FILE
 #       submit the job to the lab at LAVA_URL with LAVA_TOKEN (lavacli),
 #       wait for it and fail unless every test case passed; with no
@@ -127,6 +133,58 @@ check() {
 	validate "${files[@]}"
 }
 
+# lava-server's device-type templates, from Debian's package (not
+# installed: only its templates are needed to render a device).
+device_types() {
+	local dir=$CACHE_DIR/lava-server deb
+	if [ ! -f "$dir/device-types/qemu.jinja2" ]; then
+		mkdir -p "$dir"
+		(cd "$dir" && apt-get download lava-server >download.log 2>&1) ||
+			die "apt-get download lava-server failed (log: $dir/download.log)"
+		deb=$(ls "$dir"/lava-server_*.deb | head -n 1)
+		rm -rf "$dir/x"
+		dpkg-deb -x "$deb" "$dir/x"
+		rm -rf "$dir/device-types"
+		mv "$dir/x/usr/share/lava-server/device-types" "$dir/device-types"
+		rm -rf "$dir/x" "$deb"
+	fi
+	echo "$dir/device-types"
+}
+
+run() {
+	local file=$1 name dir types log cases failed
+	[ -f "$file" ] || die "no job file $file"
+	need lava-run lava-dispatcher
+	validate "$file" >/dev/null
+	grep -q '^device_type: qemu$' "$file" || die "$file: lava.sh run takes QEMU jobs only"
+	types=$(device_types)
+	name=$(basename "$file" .yaml)
+	dir=$out/run-$name
+	rm -rf "$dir"
+	mkdir -p "$dir/output"
+	"$PYTHON" - "$file" "$types" "$dir/device.yaml" <<'EOF'
+import sys
+import jinja2
+import yaml
+
+job = yaml.safe_load(open(sys.argv[1]))
+env = jinja2.Environment(loader=jinja2.FileSystemLoader(sys.argv[2]),
+                         trim_blocks=True, autoescape=False)
+device = env.from_string("{% extends 'qemu.jinja2' %}\n")
+open(sys.argv[3], "w").write(device.render(**job.get("context", {})))
+EOF
+	log=$dir/lava-run.log
+	lava-run --device "$dir/device.yaml" --job-id 1 --output-dir "$dir/output" "$file" \
+		>"$log" 2>&1 || die "lava-run failed on $file (log: $log)"
+	cases=$(grep -c '"lvl": "results".*"definition": "mm510-' "$log" || :)
+	failed=$(grep '"lvl": "results".*"definition": "mm510-' "$log" | grep -c '"result": "fail"' || :)
+	[ "$cases" -gt 0 ] || die "$file: LAVA recorded no test case of the runner (log: $log)"
+	grep -q '"case": "job", "definition": "lava", "result": "pass"' "$log" ||
+		die "$file: the LAVA job did not pass (log: $log)"
+	[ "$failed" -eq 0 ] || die "$file: $failed of $cases test cases failed (log: $log)"
+	msg "$file: $cases test cases passed under lava-run (log: $log)"
+}
+
 submit() {
 	local file=$1 id result
 	[ -f "$file" ] || die "no job file $file"
@@ -155,7 +213,9 @@ render)	[ $# -ge 2 ] || die "usage: lava.sh render SCENARIO [DEVICE_TYPE]"
 	render "$2" "${3:-qemu}" ;;
 validate) shift; validate "$@" ;;
 check)	check ;;
+run)	[ $# -eq 2 ] || die "usage: lava.sh run FILE"
+	run "$2" ;;
 submit)	[ $# -eq 2 ] || die "usage: lava.sh submit FILE"
 	submit "$2" ;;
-*)	die "usage: lava.sh render|validate|check|submit ..." ;;
+*)	die "usage: lava.sh render|validate|check|run|submit ..." ;;
 esac
