@@ -170,7 +170,7 @@ else
 fi
 log=$logdir/check-gitlab-ci-local.log
 if "$TOP/ci/gitlab-local.sh" gates:fast >"$log" 2>&1; then
-	record "ci: .gitlab-ci.yml job gates:fast (gitlab-ci-local)" pass "$(grep -m1 'finished in' "$log" || echo ok)" "$log"
+	record "ci: .gitlab-ci.yml job gates:fast (gitlab-ci-local)" pass "$(grep -m1 '^gates:fast finished in' "$log" || echo ok)" "$log"
 else
 	record "ci: .gitlab-ci.yml job gates:fast (gitlab-ci-local)" fail "$(grep -m1 -E 'FAIL|error' "$log" || tail -n 1 "$log")" "$log"
 fi

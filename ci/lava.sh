@@ -45,7 +45,7 @@ out=$BUILD/lava
 
 # render SCENARIO DEVICE_TYPE
 render() {
-	local sc=$1 dev=${2:-qemu} tmpl key value kernel= initrd= cmdline= machine= cpu=
+	local sc=$1 dev=${2:-qemu} tmpl key value kernel='' initrd='' cmdline='' machine='' cpu=''
 	local timeout=3600 file qarch
 	scenario_load "$sc"
 	[ "$SC_TIMEOUT" != - ] || die "scenario $sc is compiled only: no job to render"
