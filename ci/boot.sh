@@ -78,7 +78,8 @@ limit=${BOOT_TIMEOUT:-$SC_TIMEOUT}
 # (ci/lava.sh writes LAVA jobs from it, so both boot the same way).
 if [ "${BOOT_DESCRIBE:-}" = 1 ]; then
 	printf '%s=%s\n' kernel "$kernel" initrd "$initrd" image "$SC_IMAGE" release "$release" \
-		machine "$qmachine" cpu "$qcpu" cmdline "$args" timeout "$limit"
+		machine "$qmachine" cpu "$qcpu" cmdline "$args" timeout "$limit" \
+		blk "$SC_BLK"
 	exit 0
 fi
 
@@ -92,6 +93,8 @@ msg "booting $(basename "$tree")/$SC_NAME ($release), limit ${limit}s, log $log"
 # so a run does not depend on the host's load.  With one vCPU: the 5.10
 # guest stalled at boot under icount with two.  The second NUMA node
 # stays, without a CPU.
+# The scenario's machine feature "icount" asks for the same.
+[[ " ${SC_MACHINE[*]} " != *" icount "* ]] || BOOT_ICOUNT=1
 if [ "${BOOT_ICOUNT:-}" = 1 ]; then
 	cpus=(-icount shift=0,sleep=off -smp 1
 	      -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,memdev=m1)
@@ -110,6 +113,7 @@ mem=(-m 1G)
 extra=()
 for feature in "${SC_MACHINE[@]}"; do
 	case $SC_ARCH:$feature in
+	*:icount) ;;
 	arm64:dimm)
 		die "scenario $SC_NAME: machine feature dimm needs ACPI memory hotplug (x86 only)" ;;
 	x86:dimm)
@@ -119,6 +123,18 @@ for feature in "${SC_MACHINE[@]}"; do
 	esac
 done
 
+# The guest's disks (ci/lib.sh: guest_disks), new for every boot so
+# that no boot sees another's files, removed with it.
+mkdir -p "$BUILD/disks"
+disks=$(mktemp -d "$BUILD/disks/boot.XXXXXX")
+cleanup() { rm -rf "$disks"; }
+trap cleanup EXIT
+guest_disks "$disks"
+disk_args=(-drive "if=none,id=vda,format=raw,file=$disks/data.img"
+	   -device "$SC_BLK,drive=vda"
+	   -drive "if=none,id=vdb,format=raw,file=$disks/swap.img"
+	   -device "$SC_BLK,drive=vdb")
+
 # QEMU runs under timeout(1), which puts itself in a process group of its
 # own: a Ctrl-C or a kill of this script would not reach it.  Run it in
 # the background and end it with the script.
@@ -127,14 +143,14 @@ timeout -k 10 "$limit" "$SC_QEMU" \
 	-accel tcg "${machine[@]}" "${mem[@]}" \
 	-object memory-backend-ram,id=m0,size=512M \
 	-object memory-backend-ram,id=m1,size=512M \
-	"${cpus[@]}" "${extra[@]}" \
+	"${cpus[@]}" "${extra[@]}" "${disk_args[@]}" \
 	-kernel "$kernel" -initrd "$initrd" -append "$args" \
 	-display none -serial stdio -monitor none -no-reboot \
 	</dev/null >"$log" 2>&1 &
 qemu=$!
-trap 'kill "$qemu" 2>/dev/null || :' EXIT
+trap 'kill "$qemu" 2>/dev/null || :; cleanup' EXIT
 wait "$qemu" || rc=$?
-trap - EXIT
+trap cleanup EXIT
 
 # The report: TAP lines and the runner's diagnostics, kernel lines left out.
 if [ "${QUIET:-}" != 1 ]; then

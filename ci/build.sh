@@ -179,9 +179,10 @@ list=$cfgtmp/initramfs.list
 {
 	echo "dir /dev 0755 0 0"
 	echo "nod /dev/console 0600 0 0 c 5 1"
-	for d in proc sys tmp tests tests/bench modules kselftest kselftest/cgroup; do
+	for d in proc sys tmp mnt mnt/disk tests tests/bench modules kselftest kselftest/cgroup etc; do
 		echo "dir /$d 0755 0 0"
 	done
+	echo "file /etc/hosts $TOP/tools/runner/hosts 0644 0 0"
 	for t in "$ksft"/cgroup/*; do
 		[ -e "$t" ] || continue
 		echo "file /kselftest/cgroup/${t##*/} $t 0755 0 0"

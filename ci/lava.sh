@@ -11,7 +11,14 @@
 #       booted by U-Boot over TFTP (ci/lava/uboot.yaml.in, which needs
 #       LAVA_DTB_URL).  The kernel and initramfs are the scenario's build,
 #       at LAVA_KERNEL_URL and LAVA_RAMDISK_URL when given (a pipeline's
-#       artifacts), else as file:// URLs of this machine.
+#       artifacts), else as file:// URLs of this machine.  A QEMU job
+#       gives the guest ci/boot.sh's two disks (ext4 and swap), gzipped
+#       images at LAVA_DATA_URL and LAVA_SWAP_URL, else made once in
+#       $BUILD/lava/disks; a board has none, and the tests that need
+#       them skip there and say so.
+#   lava.sh disks DIR
+#       write the two disk images, gzipped, into DIR (a pipeline's
+#       artifacts): data.img.gz and swap.img.gz, about 1.5 MB in all.
 #   lava.sh validate FILE...
 #       check job files against LAVA's own schema (Debian's lava-common),
 #       naming each file that fails and why.
@@ -33,7 +40,7 @@
 #
 # Environment: LAVA_URL (e.g. https://lava.ciplatform.org), LAVA_USER
 # and LAVA_TOKEN (the lab account's API token), LAVA_KERNEL_URL,
-# LAVA_RAMDISK_URL, LAVA_DTB_URL, LAVA_DEVICE_TYPE (for check's board
+# LAVA_RAMDISK_URL, LAVA_DATA_URL, LAVA_SWAP_URL, LAVA_DTB_URL, LAVA_DEVICE_TYPE (for check's board
 # job; default r8a774a1-hihope-rzg2m-ex).
 
 . "$(dirname "$0")/lib.sh"
@@ -43,10 +50,21 @@ PYTHON=/usr/bin/python3
 LAVA_SCHEMA=/usr/lib/python3/dist-packages/lava_common/schemas/__init__.py
 out=$BUILD/lava
 
+# disks DIR: the guest's disks (ci/lib.sh), gzipped for a lab to fetch.
+disks() {
+	local dir=$1 f
+	mkdir -p "$dir"
+	guest_disks "$dir"
+	for f in data swap; do
+		gzip -n -f "$dir/$f.img" || die "gzip failed on $dir/$f.img"
+	done
+	echo "$dir"
+}
+
 # render SCENARIO DEVICE_TYPE
 render() {
 	local sc=$1 dev=${2:-qemu} tmpl key value kernel='' initrd='' cmdline='' machine='' cpu=''
-	local timeout=3600 file qarch
+	local timeout=3600 file qarch blk='' local_disks=$out/disks
 	scenario_load "$sc"
 	[ "$SC_TIMEOUT" != - ] || die "scenario $sc is compiled only: no job to render"
 	[ ${#SC_MACHINE[@]} -eq 0 ] ||
@@ -56,6 +74,7 @@ render() {
 		kernel) kernel=$value ;; initrd) initrd=$value ;;
 		cmdline) cmdline=$value ;; machine) machine=$value ;;
 		cpu) cpu=$value ;; timeout) timeout=$value ;;
+		blk) blk=$value ;;
 		esac
 	done < <(BOOT_DESCRIBE=1 "$TOP/ci/boot.sh" "$sc")
 	[ -n "$kernel" ] || die "ci/boot.sh described no kernel for $sc"
@@ -72,6 +91,11 @@ render() {
 	*) die "no LAVA job for $SC_ARCH" ;;
 	esac
 	mkdir -p "$out"
+	# This machine's disk images, unless the job names a pipeline's.
+	if [ "$dev" = qemu ] && { [ -z "${LAVA_DATA_URL:-}" ] || [ -z "${LAVA_SWAP_URL:-}" ]; } &&
+	   { [ ! -f "$local_disks/data.img.gz" ] || [ ! -f "$local_disks/swap.img.gz" ]; }; then
+		disks "$local_disks" >/dev/null
+	fi
 	file=$out/$sc-$dev.yaml
 	sed -e "s|@SCENARIO@|$sc|g" -e "s|@TREE@|$TR_NAME|g" -e "s|@ARCH@|$SC_ARCH|g" \
 	    -e "s|@DEVICE_TYPE@|$dev|g" -e "s|@QEMU_ARCH@|$qarch|g" \
@@ -79,7 +103,9 @@ render() {
 	    -e "s|@CMDLINE@|$cmdline|g" \
 	    -e "s|@KERNEL_URL@|${LAVA_KERNEL_URL:-file://$kernel}|g" \
 	    -e "s|@RAMDISK_URL@|${LAVA_RAMDISK_URL:-file://$initrd}|g" \
-	    -e "s|@DTB_URL@|${LAVA_DTB_URL:-}|g" \
+	    -e "s|@DTB_URL@|${LAVA_DTB_URL:-}|g" -e "s|@BLK@|$blk|g" \
+	    -e "s|@DATA_URL@|${LAVA_DATA_URL:-file://$local_disks/data.img.gz}|g" \
+	    -e "s|@SWAP_URL@|${LAVA_SWAP_URL:-file://$local_disks/swap.img.gz}|g" \
 	    -e "s|@TEST_MINUTES@|$(( (timeout + 59) / 60 ))|g" \
 	    -e "s|@JOB_MINUTES@|$(( (timeout + 59) / 60 + 15 ))|g" \
 	    "$tmpl" >"$file.part"
@@ -212,10 +238,12 @@ case ${1:-} in
 render)	[ $# -ge 2 ] || die "usage: lava.sh render SCENARIO [DEVICE_TYPE]"
 	render "$2" "${3:-qemu}" ;;
 validate) shift; validate "$@" ;;
+disks)	[ $# -eq 2 ] || die "usage: lava.sh disks DIR"
+	disks "$2" ;;
 check)	check ;;
 run)	[ $# -eq 2 ] || die "usage: lava.sh run FILE"
 	run "$2" ;;
 submit)	[ $# -eq 2 ] || die "usage: lava.sh submit FILE"
 	submit "$2" ;;
-*)	die "usage: lava.sh render|validate|check|run|submit ..." ;;
+*)	die "usage: lava.sh render|disks|validate|check|run|submit ..." ;;
 esac

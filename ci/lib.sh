@@ -68,6 +68,29 @@ need() {
 		die "'$1' not found: install it with 'apt-get install $2' (or run 'make deps' as root)"
 }
 
+# guest_disks DIR: the guest's two disks, as sparse files in DIR:
+# data.img, an empty ext4 file system of 1 GiB that the runner mounts
+# on /mnt/disk (page cache for the tests, backed by a disk as on a
+# user's machine), and swap.img, a swap area of 512 MiB that a test
+# turns on for itself (tools/lib: MMT_SWAP_DEV).  The runner finds each
+# by its contents, in whatever order the machine numbers them.  Under a
+# second.
+guest_disks() {
+	local dir=$1
+	[ -x /sbin/mkfs.ext4 ] ||
+		die "/sbin/mkfs.ext4 not found (the guest's disk): install it with 'apt-get install e2fsprogs' (or run 'make deps' as root)"
+	[ -x /sbin/mkswap ] ||
+		die "/sbin/mkswap not found (the guest's swap): install it with 'apt-get install util-linux' (or run 'make deps' as root)"
+	rm -f "$dir/data.img" "$dir/swap.img"
+	truncate -s 1G "$dir/data.img"
+	truncate -s 512M "$dir/swap.img"
+	/sbin/mkfs.ext4 -q -F -L mm510-data "$dir/data.img" >"$dir/mkfs.log" 2>&1 || {
+		cat "$dir/mkfs.log" >&2; die "mkfs.ext4 failed on $dir/data.img"; }
+	/sbin/mkswap -L mm510-swap "$dir/swap.img" >"$dir/mkswap.log" 2>&1 || {
+		cat "$dir/mkswap.log" >&2; die "mkswap failed on $dir/swap.img"; }
+	rm -f "$dir/mkfs.log" "$dir/mkswap.log"
+}
+
 # Hold an exclusive lock on the build folder for the rest of the script,
 # so that two runs on one build folder wait for each other instead of
 # corrupting the trees.  A run that already holds it (the Makefile

@@ -25,25 +25,27 @@
 
 SCENARIOS=$TOP/configs/scenarios
 # What a scenario's machine column may add to the guest (ci/boot.sh).
-SC_MACHINE_FEATURES="dimm"
+SC_MACHINE_FEATURES="dimm icount"
 
 SC_ARCHES="\
-x86   -                   gcc                     /usr/lib/x86_64-linux-gnu/libc.a  libc6-dev               arch/x86/boot/bzImage  qemu-system-x86_64   qemu-system-x86
-arm64 aarch64-linux-gnu-  gcc-aarch64-linux-gnu   /usr/aarch64-linux-gnu/lib/libc.a libc6-dev-arm64-cross   arch/arm64/boot/Image  qemu-system-aarch64  qemu-system-arm
-arm   arm-linux-gnueabihf- gcc-arm-linux-gnueabihf -                                -                       arch/arm/boot/zImage   -                    -
+x86   -                   gcc                     /usr/lib/x86_64-linux-gnu/libc.a  libc6-dev               arch/x86/boot/bzImage  qemu-system-x86_64   qemu-system-x86 virtio-blk-pci
+arm64 aarch64-linux-gnu-  gcc-aarch64-linux-gnu   /usr/aarch64-linux-gnu/lib/libc.a libc6-dev-arm64-cross   arch/arm64/boot/Image  qemu-system-aarch64  qemu-system-arm virtio-blk-device
+arm   arm-linux-gnueabihf- gcc-arm-linux-gnueabihf -                                -                       arch/arm/boot/zImage   -                    -               -
 "
 
 # arch_load ARCH: sets SC_ARCH, SC_CROSS (CROSS_COMPILE, may be empty),
-# SC_CC_PKG, SC_LIBC, SC_LIBC_PKG, SC_IMAGE, SC_QEMU, SC_QEMU_PKG (the
-# last four empty for a compile-only arch), or dies naming the known.
+# SC_CC_PKG, SC_LIBC, SC_LIBC_PKG, SC_IMAGE, SC_QEMU, SC_QEMU_PKG, SC_BLK
+# (the QEMU device of the guest's virtio disks: PCI on x86, virt's
+# virtio-mmio transports on arm64) (the last five empty for a
+# compile-only arch), or dies naming the known.
 arch_load() {
 	local row known
 	row=$(awk -v a="$1" '$1 == a' <<<"$SC_ARCHES")
 	known=$(awk 'NF { printf "%s%s", sep, $1; sep = " " }' <<<"$SC_ARCHES")
 	[ -n "$row" ] || die "unknown arch '$1' (scenario ${SC_NAME:-?}); known: $known"
-	read -r SC_ARCH SC_CROSS SC_CC_PKG SC_LIBC SC_LIBC_PKG SC_IMAGE SC_QEMU SC_QEMU_PKG <<<"$row"
+	read -r SC_ARCH SC_CROSS SC_CC_PKG SC_LIBC SC_LIBC_PKG SC_IMAGE SC_QEMU SC_QEMU_PKG SC_BLK <<<"$row"
 	local v
-	for v in SC_CROSS SC_LIBC SC_LIBC_PKG SC_QEMU SC_QEMU_PKG; do
+	for v in SC_CROSS SC_LIBC SC_LIBC_PKG SC_QEMU SC_QEMU_PKG SC_BLK; do
 		[ "${!v}" = - ] && printf -v "$v" ''
 	done
 	return 0

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -920,6 +922,97 @@ int mmt_cg_destroy_n(const char *parent, int *made)
 		snprintf(path, sizeof(path), "%s/c%d", parent, *made - 1);
 		if (mmt_cg_destroy(path))
 			return -1;
+	}
+	return 0;
+}
+
+int mmt_swap_on(void)
+{
+	if (swapon(MMT_SWAP_DEV, 0)) {
+		mmt_log("swapon %s: %s", MMT_SWAP_DEV, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int mmt_swap_off(void)
+{
+	if (swapoff(MMT_SWAP_DEV)) {
+		mmt_log("swapoff %s: %s", MMT_SWAP_DEV, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+long long mmt_swap_used_kb(void)
+{
+	long long total = mmt_meminfo("SwapTotal"), free = mmt_meminfo("SwapFree");
+
+	return total < 0 || free < 0 ? -1 : total - free;
+}
+
+/* mkdir -p of one level under an existing parent; 0 or -1 logged. */
+static int disk_mkdir(const char *path, mode_t mode)
+{
+	if (mkdir(path, mode) && errno != EEXIST) {
+		mmt_log("mkdir %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int mmt_disk_root(const char *name)
+{
+	static const char * const binds[] = {
+		"/dev", "/proc", "/sys", "/etc", "/kselftest", "/tests",
+		"/modules",
+	};
+	char root[256], path[320];
+	size_t i;
+
+	snprintf(root, sizeof(root), "%s/%s", MMT_DISK_DIR, name);
+	if (disk_mkdir(root, 0755))
+		return -1;
+	snprintf(path, sizeof(path), "%s/tmp", root);
+	if (disk_mkdir(path, 01777))
+		return -1;
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		mmt_log("a mount namespace of its own: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < ARRAY_SIZE(binds); i++) {
+		if (access(binds[i], F_OK))
+			continue;
+		snprintf(path, sizeof(path), "%s%s", root, binds[i]);
+		if (disk_mkdir(path, 0755))
+			return -1;
+		if (mount(binds[i], path, NULL, MS_BIND | MS_REC, NULL)) {
+			mmt_log("bind %s: %s", binds[i], strerror(errno));
+			return -1;
+		}
+	}
+	if (chroot(root) || chdir("/tmp")) {
+		mmt_log("chroot %s: %s", root, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int mmt_disk_tmp(const char *name)
+{
+	char dir[256];
+
+	snprintf(dir, sizeof(dir), "%s/%s", MMT_DISK_DIR, name);
+	if (mkdir(dir, 01777) && errno != EEXIST) {
+		mmt_log("mkdir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount(dir, "/tmp", NULL, MS_BIND, NULL) || chdir("/tmp")) {
+		mmt_log("%s on /tmp: %s", dir, strerror(errno));
+		return -1;
 	}
 	return 0;
 }

@@ -15,6 +15,8 @@
  * Kernel command line:
  *   mm510.tests=a,b,c    run these tests from /tests (default: all, sorted,
  *                        not those in subfolders: bench/slab runs only by name)
+ *   mm510.skip=a,b       leave these out of "all" (a scenario that boots
+ *                        them in a boot of their own, configs/scenarios)
  *   mm510.timeout=SEC    per-test timeout (default 600)
  *   mm510.selftest=exit|hang|leftover   the harness's own failure drills
  */
@@ -32,7 +34,10 @@
 #define HAVE_DEBUG_EXIT	1
 #define DEBUG_EXIT_PORT	0xf4
 #endif
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -100,6 +105,69 @@ static void do_mount(const char *src, const char *dst, const char *type,
 		say("# mount %s on %s: %s\n", type, dst, strerror(errno));
 }
 
+/* Bring lo up, for the tests' TCP over loopback (a kernel with NET). */
+static void loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0) {
+		if (errno != EAFNOSUPPORT)
+			say("# socket: %s\n", strerror(errno));
+		return;
+	}
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0) {
+		say("# lo: %s\n", strerror(errno));
+	} else {
+		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+			say("# lo up: %s\n", strerror(errno));
+	}
+	close(fd);
+}
+
+/*
+ * The guest's two virtio disks (ci/lib.sh's guest_disks), told apart by
+ * what is on them, not by name: x86's PCI slots give them in the order
+ * of QEMU's command line, arm64's virtio-mmio transports in the reverse
+ * one.  Each found gets a link of a fixed name (DATA_DEV, SWAP_DEV, the
+ * tests' MMT_SWAP_DEV).
+ */
+#define DATA_DEV	"/dev/mm510-data"
+#define SWAP_DEV	"/dev/mm510-swap"
+
+static void find_disks(void)
+{
+	static const char * const names[] = { "vda", "vdb", "vdc", "vdd" };
+	long page = sysconf(_SC_PAGESIZE);
+	char dev[32], *buf = malloc(page);
+	size_t i;
+
+	for (i = 0; buf && i < sizeof(names) / sizeof(names[0]); i++) {
+		int fd;
+		ssize_t n;
+
+		snprintf(dev, sizeof(dev), "/dev/%s", names[i]);
+		fd = open(dev, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = pread(fd, buf, page, 0);
+		close(fd);
+		if (n != page)
+			continue;
+		/* ext2/3/4's magic 0xef53 at 1080; mkswap's signature. */
+		if ((unsigned char)buf[1080] == 0x53 &&
+		    (unsigned char)buf[1081] == 0xef) {
+			if (symlink(dev, DATA_DEV))
+				say("# %s: %s\n", DATA_DEV, strerror(errno));
+		} else if (!memcmp(buf + page - 10, "SWAPSPACE2", 10)) {
+			if (symlink(dev, SWAP_DEV))
+				say("# %s: %s\n", SWAP_DEV, strerror(errno));
+		}
+	}
+	free(buf);
+}
+
 static void prepare(void)
 {
 	int fd;
@@ -117,9 +185,22 @@ static void prepare(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	do_mount("proc", "/proc", "proc", NULL);
 	do_mount("sysfs", "/sys", "sysfs", NULL);
-	do_mount("cgroup2", "/sys/fs/cgroup", "cgroup2", NULL);
+	/*
+	 * nsdelegate, as systemd mounts it: test_cgcore_lesser_ns_open
+	 * checks the migration permission of a delegated namespace.
+	 */
+	do_mount("cgroup2", "/sys/fs/cgroup", "cgroup2", "nsdelegate");
 	do_mount("debugfs", "/sys/kernel/debug", "debugfs", NULL);
 	do_mount("tmpfs", "/tmp", "tmpfs", "size=64m");
+	/* ci/boot.sh's disks; a guest without them says so. */
+	find_disks();
+	if (!access(DATA_DEV, F_OK))
+		do_mount(DATA_DEV, "/mnt/disk", "ext4", NULL);
+	else
+		say("# no ext4 disk: no disk-backed file system in this guest\n");
+	if (access(SWAP_DEV, F_OK))
+		say("# no swap disk in this guest\n");
+	loopback_up();
 
 	fd = open("/proc/cmdline", O_RDONLY);
 	if (fd >= 0) {
@@ -292,6 +373,20 @@ static int cmpstr(const void *a, const void *b)
 	return strcmp(*(char * const *)a, *(char * const *)b);
 }
 
+/* @name is an item of the comma-separated @list. */
+static int in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = list;
+
+	while ((p = strstr(p, name))) {
+		if ((p == list || p[-1] == ',') && (p[len] == ',' || !p[len]))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
 static int list_tests(char **names)
 {
 	char sel[2048];
@@ -313,8 +408,12 @@ static int list_tests(char **names)
 		say("# opendir %s: %s\n", TEST_DIR, strerror(errno));
 		return 0;
 	}
+	if (!cmdline_get("mm510.skip", sel, sizeof(sel)))
+		sel[0] = '\0';
 	while ((de = readdir(d)) && n < MAX_TESTS) {
 		if (de->d_name[0] == '.')
+			continue;
+		if (in_list(sel, de->d_name))
 			continue;
 		/* Folders hold what runs only by name (bench/<name>). */
 		if (de->d_type == DT_DIR)

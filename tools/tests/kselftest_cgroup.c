@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,33 +36,57 @@ struct known_failure {
 	const char *program;
 	const char *test;
 	const char *reason;
+	int rt_only;	/* known on a PREEMPT_RT kernel only */
 };
 
 /*
- * Each entry was seen failing on plain 5.10.262 (the series adds nothing
- * else yet) for the reason given: the guest's kernel config or its
- * RAM-only file systems, not the stack.
+ * Each entry was seen failing on plain 5.10.262 (and, for an rt_only
+ * one, on its RT base) for a reason of 5.10's own (an interface it
+ * lacks, a race it has, a test upstream has since changed), not the
+ * guest's and not the stack's: the guest has a disk, swap, loopback
+ * TCP and namespaces.
  */
-#define NO_SWAP	"writes memory.swap.max, which needs CONFIG_SWAP (not in the guest config); later upstream skips instead"
-#define RAMFS	"needs a disk-backed file system: in the guest / and /tmp are rootfs/tmpfs"
+#define PROPORTIONAL \
+	"5.10's own expectation: 33M and 17M for the two protected children " \
+	"assume protection split by ratio, but reclaim is proportional to " \
+	"usage (settles near 29M and 21M); upstream's f10b6e9a8e66 (v5.19) " \
+	"changed the test"
 
 static const struct known_failure known[] = {
-	{ "test_core", "test_cgcore_lesser_ns_open",
-	  "clone3(CLONE_NEWCGROUP) needs CONFIG_NAMESPACES (not in the guest config)" },
-	{ "test_kmem", "test_kmem_basic",
-	  RAMFS ", whose negative dentries are never cached (always_delete_dentry), so 100000 stat() calls charge no slab" },
-	{ "test_memcontrol", "test_memcg_current",
-	  RAMFS ": reading a hole of a tmpfs file allocates no page cache, so nothing is charged" },
-	{ "test_memcontrol", "test_memcg_min", NO_SWAP },
-	{ "test_memcontrol", "test_memcg_low", NO_SWAP },
-	{ "test_memcontrol", "test_memcg_high", NO_SWAP },
-	{ "test_memcontrol", "test_memcg_max", NO_SWAP },
-	{ "test_memcontrol", "test_memcg_oom_events", NO_SWAP },
-	{ "test_memcontrol", "test_memcg_sock",
-	  "needs TCP sockets: the guest kernel is built without CONFIG_NET" },
-	{ "test_memcontrol", "test_memcg_oom_group_leaf_events", NO_SWAP },
-	{ "test_memcontrol", "test_memcg_oom_group_parent_events", NO_SWAP },
-	{ "test_memcontrol", "test_memcg_oom_group_score_events", NO_SWAP },
+	{ .program = "test_memcontrol", .test = "test_memcg_min",
+	  .reason = PROPORTIONAL },
+	{ .program = "test_memcontrol", .test = "test_memcg_low",
+	  .reason = PROPORTIONAL },
+	{ .program = "test_memcontrol", .test = "test_memcg_oom_group_leaf_events",
+	  .reason =
+	  "5.10's own test: it wants no oom_kill in the parent's memory.events, "
+	  "which counts its subtree's events since 9852ae3fe529 unless cgroup2 "
+	  "is mounted with memory_localevents; upstream's 06e11c907ea4 and "
+	  "72b1e03aa725 (v5.19) changed the test" },
+	/*
+	 * On PREEMPT_RT only, the RT base (5.10.262-rt157) and the RT
+	 * stack alike, seen with a copy of the program that prints its
+	 * figures (icount, rt-ksft's kernel):
+	 * - test_memcg_sock fails at its first read: memory.current
+	 *   2473984, memory.stat sock 2519040 (the stack); a race: the base
+	 *   failed it in rt-ksft's boot and passed with the printing copy.
+	 * - test_memcg_swap_max: with memory.max and memory.swap.max 30M,
+	 *   50M of anonymous memory leaves memory.current 31436800 and
+	 *   memory.swap.current 31432704 on the base (31428608 on the
+	 *   stack): about 10M counted in both, pages still in the swap
+	 *   cache when it reads, where the test wants the sum within 3% of
+	 *   50M.  Why 5.10-rt keeps them there longer is not found yet.
+	 */
+	{ .program = "test_memcontrol", .test = "test_memcg_sock",
+	  .reason =
+	  "5.10's own test on 5.10-rt: its first read can see memory.current below the sock "
+	  "statistic, a racy check that upstream's 830316807e02 (v5.19) removed",
+	  .rt_only = 1 },
+	{ .program = "test_memcontrol", .test = "test_memcg_swap_max",
+	  .reason =
+	  "5.10-rt's own, the RT base too: about 10M of the 50M are counted in memory.current "
+	  "and memory.swap.current at once (swap cache) when the test reads; cause not found yet",
+	  .rt_only = 1 },
 };
 
 /*
@@ -92,7 +118,8 @@ static const struct known_failure known[] = {
  * when they pass.
  */
 static const struct known_failure known_lag[] = {
-	{ "test_kmem", "test_kmem_memcg_deletion",
+	{ .program = "test_kmem", .test = "test_kmem_memcg_deletion",
+	  .reason =
 	  "racy on 5.10, base too: children still dying keep their per-cpu stats from the parent's memory.stat" },
 };
 
@@ -105,51 +132,76 @@ static const struct known_failure known_lag[] = {
  * the program within DYING_WAIT_S: freed late, not leaked.
  */
 static const struct known_failure known_slow[] = {
-	{ "test_kmem", "test_kmem_dead_cgroups",
+	{ .program = "test_kmem", .test = "test_kmem_dead_cgroups",
+	  .reason =
 	  "racy under load: allows 5 s for dying cgroups to go; they went later (see above)" },
 };
 
 #define DYING_WAIT_S	60
 
+/*
+ * test_kmem_basic fills a cgroup with 100000 negative dentries, writes
+ * 1M to its memory.high and reads memory.stat's slab and memory.current
+ * at once, wanting both below half of the slab it had.  Reclaim frees
+ * dentries through call_rcu(), so the slab is uncharged only after a
+ * grace period: plain 5.10.262 fails it on the debug kernel (KASAN and
+ * lockdep, in icount), where the grace period ends after the read.
+ * There, with the same steps in this program (rcu_recheck()), the slab
+ * was 64.7 MB after the dentries, 49.2 MB right after the write, 24.5 MB
+ * (memory.current 37.4 MB) one second later and 24.5 MB (24.5 MB) six
+ * seconds later, on the stack and the same on the base.  Upstream waits
+ * a second after the write since Johannes Weiner's "selftests: cgroup:
+ * fix test_kmem_basic false positives" (posting
+ * 20230801135632.1768830-1-hannes@cmpxchg.org; its mainline id and
+ * release are unconfirmed here).  Let off only when rcu_recheck() sees
+ * both figures fall below half within RCU_WAIT_S: freed late, not kept.
+ */
+static const struct known_failure known_rcu[] = {
+	{ .program = "test_kmem", .test = "test_kmem_basic",
+	  .reason =
+	  "5.10's own test: reads right after memory.high, before the dentries reclaim freed through RCU are uncharged (see above)" },
+};
+
+#define RCU_WAIT_S	30
+#define RCU_CG		CG_ROOT "/mm510-kmem-basic"
+
 static int known_seen[ARRAY_SIZE(known)];
+
+/* The entry of @table (@n entries) for subtest @test of @prog, or NULL. */
+static const struct known_failure *
+find_in(const struct known_failure *table, size_t n, const char *prog,
+	const char *test)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(table[i].program, prog) &&
+		    !strcmp(table[i].test, test))
+			return &table[i];
+	return NULL;
+}
+
+#define FIND(table, prog, test) \
+	find_in(table, ARRAY_SIZE(table), prog, test)
+
+/* Whether the running kernel is PREEMPT_RT ("PREEMPT_RT" in uname -v). */
+static int kernel_is_rt(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
+}
 
 static const struct known_failure *find_known(const char *prog,
 					      const char *test)
 {
-	size_t i;
+	const struct known_failure *k = FIND(known, prog, test);
 
-	for (i = 0; i < ARRAY_SIZE(known); i++) {
-		if (!strcmp(known[i].program, prog) &&
-		    !strcmp(known[i].test, test)) {
-			known_seen[i] = 1;
-			return &known[i];
-		}
-	}
-	return NULL;
-}
-
-static const struct known_failure *find_lag(const char *prog,
-					    const char *test)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(known_lag); i++)
-		if (!strcmp(known_lag[i].program, prog) &&
-		    !strcmp(known_lag[i].test, test))
-			return &known_lag[i];
-	return NULL;
-}
-
-static const struct known_failure *find_slow(const char *prog,
-					     const char *test)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(known_slow); i++)
-		if (!strcmp(known_slow[i].program, prog) &&
-		    !strcmp(known_slow[i].test, test))
-			return &known_slow[i];
-	return NULL;
+	if (k && k->rt_only && !kernel_is_rt())
+		return NULL;
+	if (k)
+		known_seen[k - known] = 1;
+	return k;
 }
 
 static long root_dying(void)
@@ -171,6 +223,69 @@ static int dying_back_to(long before)
 	mmt_log("dying cgroups: %ld before, %ld after %d s more", before, now,
 		s);
 	return now >= 0 && now <= before;
+}
+
+/* test_kmem_basic's negative dentries, made by a child in RCU_CG. */
+static int rcu_fill(void)
+{
+	char name[128];
+	struct stat st;
+	int status, i;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		/* In the selftests' root on the disk, as they ran. */
+		if (mmt_cg_enter(RCU_CG) || mmt_disk_root("kselftest"))
+			_exit(1);
+		for (i = 0; i < 100000; i++) {
+			snprintf(name, sizeof(name),
+				 "/mm510-non-existent-%64d-%d", i, getpid());
+			stat(name, &st);
+		}
+		_exit(0);
+	}
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       !WEXITSTATUS(status) ? 0 : -1;
+}
+
+/*
+ * test_kmem_basic's steps, then up to RCU_WAIT_S for the slab and
+ * memory.current to fall below half of the slab before memory.high.
+ * Whether they did (1) or not (0).
+ */
+static int rcu_recheck(void)
+{
+	long long slab0, slab = -1, current = -1;
+	int s, ok = 0;
+
+	if (mmt_cg_enable_memory(CG_ROOT) || mmt_cg_create(RCU_CG))
+		return 0;
+	if (rcu_fill())
+		goto out;
+	slab0 = mmt_cg_stat(RCU_CG, "slab");
+	if (slab0 < (1 << 20)) {
+		mmt_log("rcu recheck: slab %lld after the dentries", slab0);
+		goto out;
+	}
+	if (mmt_write_file(RCU_CG "/memory.high", "1M"))
+		goto out;
+	for (s = 0; s <= RCU_WAIT_S; s++) {
+		slab = mmt_cg_stat(RCU_CG, "slab");
+		current = mmt_cg_read_ll(RCU_CG, "memory.current");
+		if (slab >= 0 && current >= 0 && slab < slab0 / 2 &&
+		    current < slab0 / 2) {
+			ok = 1;
+			break;
+		}
+		sleep(1);
+	}
+	mmt_log("rcu recheck: slab %lld before memory.high, then slab %lld and memory.current %lld after %d s",
+		slab0, slab, current, s);
+out:
+	mmt_cg_destroy(RCU_CG);
+	return ok;
 }
 
 /* The subtest name of a TAP result line, after "ok N " and "# SKIP ". */
@@ -198,7 +313,7 @@ static int run_program(const char *prog, int *known_failed)
 	int fds[2], status, unexpected = 0, results = 0;
 	long long current = -1, sum = -1;
 	long dying = root_dying();
-	const struct known_failure *slow = NULL;
+	const struct known_failure *slow = NULL, *rcu = NULL;
 	char path[128], line[1024], *eq, *name;
 	FILE *out;
 	pid_t pid;
@@ -218,6 +333,14 @@ static int run_program(const char *prog, int *known_failed)
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		close(fds[0]);
+		/*
+		 * The programs' files on the disk, as on a user's machine:
+		 * their / (test_kmem_basic's dentries) and /tmp (tmpfile()'s
+		 * page cache) are directories of the guest's ext4 disk
+		 * (unless the host's test of the tables runs other programs).
+		 */
+		if (!getenv("MM510_KSFT_DIR") && mmt_disk_root("kselftest"))
+			_exit(127);
 		execl(path, prog, (char *)NULL);
 		_exit(127);
 	}
@@ -244,7 +367,7 @@ static int run_program(const char *prog, int *known_failed)
 		name = tap_name(line);
 		k = find_known(prog, name);
 		if (!k) {
-			k = find_lag(prog, name);
+			k = FIND(known_lag, prog, name);
 			if (k && (sum < 0 || current < sum)) {
 				mmt_log("%s: %s: memory.stat sum %lld, memory.current %lld: not a lag of the stats, not the known race",
 					prog, name, sum, current);
@@ -253,8 +376,12 @@ static int run_program(const char *prog, int *known_failed)
 		}
 		current = -1;
 		sum = -1;
-		if (!k && find_slow(prog, name)) {
-			slow = find_slow(prog, name);	/* judged at the end */
+		if (!k && FIND(known_slow, prog, name)) {
+			slow = FIND(known_slow, prog, name);	/* judged at the end */
+			continue;
+		}
+		if (!k && FIND(known_rcu, prog, name)) {
+			rcu = FIND(known_rcu, prog, name);	/* judged at the end */
 			continue;
 		}
 		if (k) {
@@ -293,6 +420,17 @@ static int run_program(const char *prog, int *known_failed)
 			unexpected++;
 		}
 	}
+	if (rcu) {
+		if (rcu_recheck()) {
+			mmt_log("%s: %s: known failure on 5.10.262 in this guest: %s",
+				prog, rcu->test, rcu->reason);
+			(*known_failed)++;
+		} else {
+			mmt_log("%s: %s: the slab was not reclaimed", prog,
+				rcu->test);
+			unexpected++;
+		}
+	}
 	if (WEXITSTATUS(status) && !unexpected && !*known_failed)
 		return -1;
 	return unexpected;
@@ -300,9 +438,16 @@ static int run_program(const char *prog, int *known_failed)
 
 int main(void)
 {
-	int ret = KSFT_PASS, known_failed = 0, before, n;
+	int ret = KSFT_PASS, known_failed = 0, before, n, swap = 0;
 	size_t i;
 
+	/* The programs' reclaim tests expect swap, as a user's machine has. */
+	if (!getenv("MM510_KSFT_DIR")) {
+		if (mmt_swap_on())
+			return KSFT_FAIL;
+		swap = 1;
+		mmt_log("swap on %s: %lld kB", MMT_SWAP_DEV, mmt_meminfo("SwapTotal"));
+	}
 	for (i = 0; i < ARRAY_SIZE(programs); i++) {
 		/*
 		 * test_kmem measures kmem accounting, switched off by
@@ -326,11 +471,16 @@ int main(void)
 	}
 	/* A known failure that did not fail: the table needs a look. */
 	for (i = 0; i < ARRAY_SIZE(known); i++)
-		if (!known_seen[i])
+		if (!known_seen[i] && (!known[i].rt_only || kernel_is_rt()))
 			mmt_log("listed as a known failure but did not fail: %s %s",
 				known[i].program, known[i].test);
 	mmt_log("%d known failure(s) in all, %zu listed", known_failed,
 		ARRAY_SIZE(known) + ARRAY_SIZE(known_lag) +
-		ARRAY_SIZE(known_slow));
+		ARRAY_SIZE(known_slow) + ARRAY_SIZE(known_rcu));
+	if (swap) {
+		mmt_log("swap in use at the end: %lld kB", mmt_swap_used_kb());
+		if (mmt_swap_off())
+			ret = KSFT_FAIL;
+	}
 	return ret;
 }
