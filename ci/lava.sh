@@ -14,8 +14,9 @@
 #       artifacts), else as file:// URLs of this machine.  A QEMU job
 #       gives the guest ci/boot.sh's two disks (ext4 and swap), gzipped
 #       images at LAVA_DATA_URL and LAVA_SWAP_URL, else made once in
-#       $BUILD/lava/disks; a board has none, and the tests that need
-#       them skip there and say so.
+#       $BUILD/lava/disks.  A board has none: memcg_reclaim_mixed skips
+#       there and says so (kselftest_cgroup, which needs the swap, is
+#       booted by the -ksft scenarios only, which have no LAVA job).
 #   lava.sh disks DIR
 #       write the two disk images, gzipped, into DIR (a pipeline's
 #       artifacts): data.img.gz and swap.img.gz, about 1.5 MB in all.
@@ -40,8 +41,9 @@
 #
 # Environment: LAVA_URL (e.g. https://lava.ciplatform.org), LAVA_USER
 # and LAVA_TOKEN (the lab account's API token), LAVA_KERNEL_URL,
-# LAVA_RAMDISK_URL, LAVA_DATA_URL, LAVA_SWAP_URL, LAVA_DTB_URL, LAVA_DEVICE_TYPE (for check's board
-# job; default r8a774a1-hihope-rzg2m-ex).
+# LAVA_RAMDISK_URL, LAVA_DATA_URL, LAVA_SWAP_URL, LAVA_DTB_URL,
+# LAVA_DEVICE_TYPE (for check's board job; default
+# r8a774a1-hihope-rzg2m-ex).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
