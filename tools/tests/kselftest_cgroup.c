@@ -288,6 +288,23 @@ out:
 	return ok;
 }
 
+/*
+ * A failure judged after its program: known (counted in @known_failed)
+ * when its cause was @seen, else unexpected, logged with @why.
+ */
+static void judge(const char *prog, const struct known_failure *k, int seen,
+		  const char *why, int *known_failed, int *unexpected)
+{
+	if (seen) {
+		mmt_log("%s: %s: known failure on 5.10.262 in this guest: %s",
+			prog, k->test, k->reason);
+		(*known_failed)++;
+	} else {
+		mmt_log("%s: %s: %s", prog, k->test, why);
+		(*unexpected)++;
+	}
+}
+
 /* The subtest name of a TAP result line, after "ok N " and "# SKIP ". */
 static char *tap_name(char *line)
 {
@@ -409,28 +426,12 @@ static int run_program(const char *prog, int *known_failed)
 		mmt_log("%s: no result lines: it did not run", prog);
 		return -1;
 	}
-	if (slow) {
-		if (dying >= 0 && dying_back_to(dying)) {
-			mmt_log("%s: %s: known failure on 5.10.262 in this guest: %s",
-				prog, slow->test, slow->reason);
-			(*known_failed)++;
-		} else {
-			mmt_log("%s: %s: dying cgroups did not go", prog,
-				slow->test);
-			unexpected++;
-		}
-	}
-	if (rcu) {
-		if (rcu_recheck()) {
-			mmt_log("%s: %s: known failure on 5.10.262 in this guest: %s",
-				prog, rcu->test, rcu->reason);
-			(*known_failed)++;
-		} else {
-			mmt_log("%s: %s: the slab was not reclaimed", prog,
-				rcu->test);
-			unexpected++;
-		}
-	}
+	if (slow)
+		judge(prog, slow, dying >= 0 && dying_back_to(dying),
+		      "dying cgroups did not go", known_failed, &unexpected);
+	if (rcu)
+		judge(prog, rcu, rcu_recheck(), "the slab was not reclaimed",
+		      known_failed, &unexpected);
 	if (WEXITSTATUS(status) && !unexpected && !*known_failed)
 		return -1;
 	return unexpected;

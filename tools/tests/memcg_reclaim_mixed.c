@@ -237,7 +237,7 @@ static int nothing_left(int cpus)
 int main(void)
 {
 	int cpus = mmt_nr_online_cpus(), ret = KSFT_FAIL, swap = 0;
-	long long free0, free1;
+	long long free0;
 
 	if (mmt_cmdline_has("cgroup_disable=memory")) {
 		mmt_log("memory controller disabled on the command line");
@@ -272,14 +272,7 @@ out:
 		ret = KSFT_FAIL;
 	if (mmt_cg_destroy(PARENT))
 		ret = KSFT_FAIL;
-	if (ret == KSFT_PASS) {
-		mmt_drop_caches();
-		free1 = mmt_free_pages();
-		mmt_log("free pages (buddy + pcp) %lld -> %lld (%+lld)", free0,
-			free1, free1 - free0);
-		if (!mmt_check(free1 >= free0 - FREE_TOLERANCE,
-			       "%lld pages missing after the rounds", free0 - free1))
-			ret = KSFT_FAIL;
-	}
+	if (ret == KSFT_PASS && !mmt_free_pages_back(free0, FREE_TOLERANCE))
+		ret = KSFT_FAIL;
 	return ret;
 }
