@@ -998,21 +998,3 @@ int mmt_disk_root(const char *name)
 	}
 	return 0;
 }
-
-int mmt_disk_tmp(const char *name)
-{
-	char dir[256];
-
-	snprintf(dir, sizeof(dir), "%s/%s", MMT_DISK_DIR, name);
-	if (mkdir(dir, 01777) && errno != EEXIST) {
-		mmt_log("mkdir %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount(dir, "/tmp", NULL, MS_BIND, NULL) || chdir("/tmp")) {
-		mmt_log("%s on /tmp: %s", dir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}

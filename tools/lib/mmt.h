@@ -255,19 +255,16 @@ int mmt_cg_destroy_n(const char *parent, int *made);
  * or -1 with the reason logged: no such device, a kernel without
  * CONFIG_SWAP), mmt_swap_off() off again (0 or -1); a test that turns it
  * on turns it off before it ends, so that no other test sees swap.
- * mmt_disk_tmp() gives the calling process (run it in the child that is
- * to exec) a private mount namespace whose /tmp is a fresh directory on
- * the disk, and makes it the working directory: 0, or -1 logged.
  */
 #define MMT_DISK_DIR	"/mnt/disk"
 #define MMT_SWAP_DEV	"/dev/mm510-swap"	/* the runner's link */
 int mmt_swap_on(void);
 int mmt_swap_off(void);
 long long mmt_swap_used_kb(void);	/* meminfo SwapTotal - SwapFree */
-int mmt_disk_tmp(const char *name);
 /*
- * The same, and more: a private mount namespace whose root is the
- * directory @name of the disk (with /dev, /proc, /sys, /etc and the guest's
+ * mmt_disk_root() gives the calling process (run it in the child that
+ * is to exec) a private mount namespace whose root is the directory
+ * @name of the disk (with /dev, /proc, /sys, /etc and the guest's
  * program folders bound in, /tmp a directory of it), entered with
  * chroot(), as / is a disk file system on a user's machine.  0 or -1.
  */
