@@ -25,8 +25,8 @@ export SEND_TO
 MAIN := ci/main.sh
 
 # make bench (ci/bench.sh): passed on only when given.
-BENCH_VARS := QUICK REPS MODES PEER IRQSOFF BENCHES BENCH_OPS ATTRIB BENCH_OUT \
-	BENCH_BUILD_ONLY BENCH_REUSE
+BENCH_VARS := QUICK REPS MODES PEER IRQSOFF PROFILE PROFILE_OPS BENCHES BENCH_OPS \
+	ATTRIB BENCH_OUT BENCH_BUILD_ONLY BENCH_REUSE
 export $(BENCH_VARS)
 
 # make kabi (ci/kabi.sh): the symbols your modules use, checked by the report.
@@ -62,6 +62,9 @@ help:
 	@echo '                    5 repetitions), run tools/bench; writes build/bench/'
 	@echo '                    report.md, results.csv, ratios.png and prints the report'
 	@echo '  make bench QUICK=1  the quick development form (1 repetition, tcg, no peer)'
+	@echo '  make bench PROFILE=1  also where the instructions go: each kernel built with'
+	@echo '                    ftrace'"'"'s function profiler, profile.csv and a per-function'
+	@echo '                    comparison in the report'
 	@echo '  make bench SCENARIO=arm64  the same on arm64 (the arch of SCENARIO picks the'
 	@echo '                    bench scenario: bench-arm64); writes build/bench-arm64/'
 	@echo '  make repeat       build SCENARIO and boot it COUNT times in a row (default 10;'
@@ -123,7 +126,7 @@ help:
 	@echo '  KABI_SYMBOLS=$(KABI_SYMBOLS)    make kabi: your modules'"'"' symbol list (empty: none)'
 	@echo '  SEND_TO=$(SEND_TO)    make send: where the series goes (comma- or space-separated;'
 	@echo '                    required; make check-full uses stable@vger.kernel.org)'
-	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER) IRQSOFF=$(IRQSOFF)'
+	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER) IRQSOFF=$(IRQSOFF) PROFILE=$(PROFILE)'
 	@echo '              BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB)'
 	@echo '              (empty: the defaults of ci/bench.sh)'
 

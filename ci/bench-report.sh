@@ -74,7 +74,7 @@ END {
 		echo "mm510 series; PREEMPT_RT, no peer;"
 	else
 		echo "Kernels: **base** = plain 5.10.262, **stack** = 5.10.262 with the mm510 series,"
-		echo "**peer** = Debian's 6.1 (linux-source-6.1), **g1..g3** (ATTRIB=1) = the stack cut after"
+		echo "**peer** = Debian's 6.1 (linux-source-6.1), **g<N>** (ATTRIB=1) = the stack cut after"
 		echo "that group of \`series\`;"
 	fi
 	echo "the same config fragments (${BENCH_FRAGMENTS:-guest, mm, bench}), built for ${BENCH_ARCH:-x86}."
@@ -126,7 +126,7 @@ function ratio(a, b) {
 END {
 	# base first, then the cuts of the stack (make bench ATTRIB=1), the stack
 	# and the peer
-	nall = split("base g1 g2 g3 stack peer", all, " ")
+	nall = split("base g0 g1 g2 g3 g4 g5 g6 g7 g8 stack peer", all, " ")
 	nk = 0
 	for (i = 1; i <= nall; i++)
 		if (all[i] in have)
@@ -201,7 +201,7 @@ END {
 			printf "\n"
 		}
 		if (hdr)
-			printf "\nUpstream reached an overhead ratio of 0.58 for 32 B and 0.43 for 4 KiB objects (Waiman Long'"'"'s table in the cover letter of \"mm/memcg: Reduce kmemcache memory accounting overhead\" v6, whose patches are 20210506150007.16288-2..5-longman@redhat.com on lore).\n"
+			printf "\nUpstream reached an overhead ratio of 0.58 for 32 B and 0.43 for 4 KiB objects (Waiman Long'"'"'s table in the cover letter of \"mm/memcg: Reduce kmemcache memory accounting overhead\" v6, whose patches are 20210506150007.16288-2..5-longman@redhat.com on lore).  Rows slab-root-*: the same loop in the root memory cgroup, where nothing is charged.  For v6.7, Roman Gushchin'"'"'s cover letter of \"mm: improve performance of accounted kernel memory allocations\" v5 (lore 20231019225346.1822282-1-roman.gushchin@linux.dev) gives 1M kmalloc(64) in 84548 -> 59078 us in a user cgroup, 48342 -> 31501 us in the root one, 29764 us with kmem accounting off: overhead ratios of 0.54 and 0.09.\n"
 	}
 }' "$tmp/stats" >>"$tmp/report.md"
 
@@ -220,6 +220,79 @@ if [ -d "${csv%/*}/logs" ] && ls "${csv%/*}"/logs/*-irqsoff-*.log >/dev/null 2>&
 		done | sort -k1,1 -k2,2V -k3,3nr | awk '!seen[$1, $2]++ {
 			s = $6; sub(/^stack=/, "", s); gsub(/</, " < ", s)
 			printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, substr($4, 9), substr($5, 7), s }'
+	} >>"$tmp/report.md"
+fi
+
+# --- function profile -----------------------------------------------------------
+# make bench PROFILE=1 writes profile.csv beside the results:
+# "kernel,row,ops,function,calls,ns", each run's 40 costliest functions
+# by self time.  Per row, the functions whose cost per operation differs
+# most between base and stack, peer beside them.
+prof=${csv%/*}/profile.csv
+if [ -s "$prof" ] && [ "$(wc -l <"$prof")" -gt 1 ]; then
+	{
+		printf '\n## Function profile (variant profile)\n\n'
+		printf 'The same kernels built again with ftrace'"'"'s function profiler\n'
+		printf '(`configs/profile.config`), one boot each, icount mode: calls and self ns\n'
+		printf '(guest instructions, the tracer'"'"'s own cost included) per operation of each\n'
+		printf 'run, for the functions whose self ns differ most between base and stack.\n'
+		printf 'Each run lists its 40 costliest functions only: "-" is not among them.\n'
+		printf 'Inlined functions count in their callers.\n'
+		tail -n +2 "$prof" | awk -F, '
+		function f2(x) { return sprintf("%.2f", x) }
+		function f1(x) { return sprintf("%.1f", x) }
+		NF == 6 && $3 > 0 {
+			if (!($2 in seen)) { seen[$2] = 1; rows[++nr] = $2 }
+			k = $1 SUBSEP $2 SUBSEP $4
+			calls[k] = $5 / $3; ns[k] = $6 / $3; have[$1] = 1
+			if (!(($2, $4) in fn)) { fn[$2, $4] = 1; fns[$2, ++nf[$2]] = $4 }
+			tot[$1, $2] += $6 / $3
+		}
+		END {
+			for (ri = 1; ri <= nr; ri++) {
+				r = rows[ri]
+				if (r !~ /^slab-/ && r != "page-single" && r != "page-bulk-8")
+					continue
+				printf "\n### %s\n\n", r
+				printf "| function | base calls | base ns | stack calls | stack ns | stack - base ns |"
+				if ("peer" in have) printf " peer calls | peer ns |"
+				printf "\n| --- | --- | --- | --- | --- | --- |"
+				if ("peer" in have) printf " --- | --- |"
+				printf "\n"
+				# The 12 largest |stack - base| differences, by selection.
+				n = nf[r]
+				for (i = 1; i <= n; i++) {
+					f = fns[r, i]
+					# "in" tests: a reference would create the entry
+					ks = "stack" SUBSEP r SUBSEP f
+					kb = "base" SUBSEP r SUBSEP f
+					d[i] = ((ks in ns) ? ns[ks] : 0) - ((kb in ns) ? ns[kb] : 0)
+					used[i] = 0
+				}
+				for (j = 1; j <= 12 && j <= n; j++) {
+					best = 0
+					for (i = 1; i <= n; i++)
+						if (!used[i] && (!best || (d[i] < 0 ? -d[i] : d[i]) > (d[best] < 0 ? -d[best] : d[best])))
+							best = i
+					used[best] = 1
+					f = fns[r, best]
+					printf "| %s |", f
+					for (q = 1; q <= 2; q++) {
+						kk = (q == 1 ? "base" : "stack") SUBSEP r SUBSEP f
+						printf " %s | %s |", ((kk in calls) ? f2(calls[kk]) : "-"), ((kk in ns) ? f1(ns[kk]) : "-")
+					}
+					printf " %+.1f |", d[best]
+					if ("peer" in have) {
+						kk = "peer" SUBSEP r SUBSEP f
+						printf " %s | %s |", ((kk in calls) ? f2(calls[kk]) : "-"), ((kk in ns) ? f1(ns[kk]) : "-")
+					}
+					printf "\n"
+				}
+				printf "| (the 40 listed, in all) | | %s | | %s | %+.1f |", f1(tot["base", r]), f1(tot["stack", r]), tot["stack", r] - tot["base", r]
+				if ("peer" in have) printf " | %s |", f1(tot["peer", r])
+				printf "\n"
+			}
+		}'
 	} >>"$tmp/report.md"
 fi
 

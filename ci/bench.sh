@@ -20,6 +20,13 @@
 # "irqsoff", the longest IRQs-off section while each page run goes
 # (bench/page prints nothing else on such a kernel: the tracer's hooks
 # change every other figure).
+# With PROFILE=1 each kernel is built once more with ftrace's function
+# profiler (configs/profile.config) and booted once, in icount mode, for
+# the slab and page benchmarks with fewer operations: variant "profile",
+# each run's calls and self time per function ("mm510-profile:" lines,
+# collected into profile.csv; the report compares the kernels function
+# by function).  Deterministic like every icount figure, so one boot a
+# kernel is enough; its timings are the profiler's, not the benchmark's.
 #
 # Modes: "tcg" (2 vCPUs on 2 NUMA nodes, host clock: the 2-thread
 # variants exist only here, the figures move with the host's load) and
@@ -35,10 +42,13 @@
 #   PEER=0|1      measure the 6.1 peer too (default 1; QUICK: 0; no peer
 #                 on the debian-rt tree)
 #   IRQSOFF=0|1   the irqsoff variant (default 1; QUICK: 0)
+#   PROFILE=0|1   the profile variant (default 0)
+#   PROFILE_OPS=N operations per profiled run (default 50000)
 #   BENCHES="slab page memcg wis"  benchmarks to run (tools/bench/*.c)
 #   BENCH_OPS=N   operations per slab/page run (default 1000000)
-#   ATTRIB=1      also the stack cut after each group of the series
-#                 (kernels g1, g2, g3; the full stack is g4)
+#   ATTRIB=1      also the stack cut after each group of the series but
+#                 the last (kernels g1..g4 for groups 1-5; the full stack
+#                 is the last group and the localversion patch)
 #   SCENARIO=name the arch and tree, from a scenario of configs/scenarios:
 #                 a bench scenario itself, or any other, whose arch's and
 #                 tree's bench scenario is taken (default: default, so
@@ -93,6 +103,10 @@ for m in $modes; do
 done
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$reps'"
 case $irqsoff in 0|1) ;; *) die "IRQSOFF must be 0 or 1, not '$irqsoff'" ;; esac
+profile=${PROFILE:-0}
+case $profile in 0|1) ;; *) die "PROFILE must be 0 or 1, not '$profile'" ;; esac
+profile_ops=${PROFILE_OPS:-50000}
+[[ $profile_ops =~ ^[1-9][0-9]*$ ]] || die "PROFILE_OPS must be a positive number, not '$profile_ops'"
 # The peer is a plain 6.1 (ci/peer.sh): the RT tree's benchmarks have none.
 if [ "$TR_NAME" != vanilla ] && [ "$peer" = 1 ]; then
 	[ -z "${PEER:-}" ] || die "PEER=1: the $TR_NAME tree has no 6.1 peer (ci/peer.sh's 6.1 is not an RT kernel); run with PEER=0"
@@ -109,10 +123,23 @@ if [ "$irqsoff" = 1 ]; then
 	irqsoff_mode=${modes%% *}
 	[[ " $modes " != *" icount "* ]] || irqsoff_mode=icount
 fi
+# The profile variant: the slab and page benchmarks of BENCHES, icount
+# mode when measured (else the first mode), the first repetition only.
+profile_tests=
+if [ "$profile" = 1 ]; then
+	for b in slab page; do
+		[[ " $benches " != *" $b "* ]] || profile_tests=${profile_tests:+$profile_tests,}bench/$b
+	done
+	[ -n "$profile_tests" ] || die "PROFILE=1 needs the slab or page benchmark (BENCHES)"
+	profile_mode=${modes%% *}
+	[[ " $modes " != *" icount "* ]] || profile_mode=icount
+fi
 
 attrib=${ATTRIB:-0}
 kernels=base
-[ "$attrib" = 1 ] && kernels="$kernels g1 g2 g3"
+if [ "$attrib" = 1 ]; then
+	for g in $(series_groups | sed '$d'); do kernels="$kernels g$g"; done
+fi
 kernels="$kernels stack"
 [ "$peer" = 1 ] && kernels="$kernels peer"
 
@@ -142,21 +169,30 @@ release_of() {
 	echo "$r"
 }
 
-# ATTRIB=1: the stack cut after groups 1, 2 and 3 of the series (the
-# full stack is group 4 and the localversion patch).  A patch's group is
-# the first two digits of its file name.
+# ATTRIB=1: the stack cut after each group of the series but the last
+# (the full stack is the last group and the localversion patch).  A
+# patch's group is the first two digits of its file name: 00 for the RT
+# flavour's own groups, 99 for the stack marker.
+series_groups() {
+	local p
+	for p in $(series_patches); do
+		p=${p##*/}
+		echo $((10#${p:0:2}))
+	done | sort -nu | grep -vx 99
+}
 cut_commit() {
 	local g=$1 stack last=0 i=0 p
 	stack=$(stack_tree)
 	for p in $(series_patches); do
 		i=$((i + 1))
+		p=${p##*/}
 		[ $((10#${p:0:2})) -le "$g" ] && last=$i
 	done
 	[ "$last" -gt 0 ] || die "series has no patch of group $g"
 	git -C "$stack" rev-list --reverse "$TR_TAG..HEAD" | sed -n "${last}p"
 }
 
-# build_kernel KERNEL NAME [FRAGMENT]: build KERNEL (base, g1..g3, stack,
+# build_kernel KERNEL NAME [FRAGMENT]: build KERNEL (base, g<N>, stack,
 # peer), with one more config fragment if given, and keep it as
 # $out/kernels/NAME.
 build_kernel() {
@@ -164,7 +200,7 @@ build_kernel() {
 	local -x ADD_FRAGMENTS=${ADD_FRAGMENTS:-}
 	[ -z "$extra" ] || ADD_FRAGMENTS=${ADD_FRAGMENTS:+$ADD_FRAGMENTS,}$extra
 	case $k in
-	g[1-3])	sha=$(cut_commit "${k#g}")
+	g[0-9]*) sha=$(cut_commit "${k#g}")
 		if [ -d "$BUILD/cut" ]; then
 			git -C "$BUILD/cut" checkout -q --detach "$sha"
 		else
@@ -184,13 +220,17 @@ build_kernel() {
 
 for k in $kernels; do
 	names=$k
-	[ "$irqsoff" = 1 ] && names="$k $k-irqsoff"
+	[ "$irqsoff" = 1 ] && names="$names $k-irqsoff"
+	[ "$profile" = 1 ] && names="$names $k-profile"
 	for n in $names; do
 		if [ "${BENCH_REUSE:-}" = 1 ] && [ -f "$out/kernels/$n/mm510-initramfs.cpio" ]; then
 			msg "$n: reusing $out/kernels/$n (BENCH_REUSE=1)"
 			continue
 		fi
-		build_kernel "$k" "$n" "$([ "$n" = "$k" ] || echo irqsoff)"
+		# A variant's fragment is its name: irqsoff, profile.
+		frag=
+		[ "$n" = "$k" ] || frag=${n#"$k"-}
+		build_kernel "$k" "$n" "$frag"
 	done
 done
 
@@ -213,13 +253,15 @@ floor_tests=
 rm -rf "$out/logs"
 mkdir -p "$out/logs"
 echo "kernel,mode,variant,rep,name,metric,value,unit" >"$csv.part"
+echo "kernel,row,ops,function,calls,ns" >"$out/profile.csv.part"
 failed=0
 runs=0
 start=$(date +%s)
 for rep in $(seq 1 "$reps"); do
 	for mode in $modes; do
-		for variant in kmem nokmem irqsoff; do
+		for variant in kmem nokmem irqsoff profile; do
 			kdir=
+			vops=$ops
 			case $variant in
 			kmem)	tests=$all_tests
 				args= ;;
@@ -229,6 +271,12 @@ for rep in $(seq 1 "$reps"); do
 				[ "$mode" = "$irqsoff_mode" ] && tests=bench/page
 				args=
 				kdir=-irqsoff ;;
+			profile) tests=
+				[ "$profile" = 1 ] && [ "$mode" = "$profile_mode" ] &&
+					[ "$rep" = 1 ] && tests=$profile_tests
+				args=mm510.bench_profile=1
+				vops=$profile_ops
+				kdir=-profile ;;
 			esac
 			[ -n "$tests" ] || continue
 			for k in $kernels; do
@@ -238,25 +286,36 @@ for rep in $(seq 1 "$reps"); do
 				msg "rep $rep/$reps, $mode, $variant: $k"
 				runs=$((runs + 1))
 				tree=$k
-				case $k in g[1-3]) tree=stack ;; esac
+				case $k in g[0-9]*) tree=stack ;; esac
 				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k$kdir TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount QUIET=1 \
 					BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
-					BOOT_ARGS="$args mm510.bench_ops=$ops mm510.bench_secs=$wis_secs mm510.bench_memcgs=$memcgs mm510.timeout=3000" \
+					BOOT_ARGS="$args mm510.bench_ops=$vops mm510.bench_secs=$wis_secs mm510.bench_memcgs=$memcgs mm510.timeout=3000" \
 					"$TOP/ci/boot.sh" "$sc" >"$log.verdict" 2>&1; then
 					msg "FAILED: $(tail -n 1 "$log.verdict")"
 					failed=$((failed + 1))
 				fi
 				# Whatever the run printed counts, even from a
 				# failed boot; the report lists the failures.
-				sed -n 's/\r$//; s/^mm510-bench: //p' "$log" |
-					awk -v k="$k" -v m="$mode" -v v="$variant" -v r="$rep" \
-					'NF == 4 { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", k, m, v, r, $1, $2, $3, $4 }' \
-					>>"$csv.part"
+				# A profiled run's timings are the profiler's.
+				if [ "$variant" != profile ]; then
+					sed -n 's/\r$//; s/^mm510-bench: //p' "$log" |
+						awk -v k="$k" -v m="$mode" -v v="$variant" -v r="$rep" \
+						'NF == 4 { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", k, m, v, r, $1, $2, $3, $4 }' \
+						>>"$csv.part"
+				fi
+				sed -n 's/\r$//; s/^mm510-profile: //p' "$log" |
+					awk -v k="$k" 'NF == 5 { printf "%s,%s,%s,%s,%s,%s\n", k, $1, $2, $3, $4, $5 }' \
+					>>"$out/profile.csv.part"
 			done
 		done
 	done
 done
 mv "$csv.part" "$csv"
+if [ "$profile" = 1 ]; then
+	mv "$out/profile.csv.part" "$out/profile.csv"
+else
+	rm -f "$out/profile.csv.part" "$out/profile.csv"
+fi
 msg "$runs boots in $(( $(date +%s) - start )) s, $failed failed; raw results: $csv"
 
 # --- report -----------------------------------------------------------------

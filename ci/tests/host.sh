@@ -608,14 +608,16 @@ t_bench_arch() {
 	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
 }
 
-# The RT tree's benchmarks (bench-rt) have no 6.1 peer, and IRQSOFF is a
-# switch: both refused before anything is fetched or built.
+# The RT tree's benchmarks (bench-rt) have no 6.1 peer, and IRQSOFF and
+# PROFILE are switches: all refused before anything is fetched or built.
 t_bench_bad_options() {
 	local b=$scratch/b-bench
 	expect_fail "the debian-rt tree has no 6.1 peer" \
 		env SCENARIO=rt PEER=1 BUILD="$b" "$TOP/ci/bench.sh"
 	expect_fail "IRQSOFF must be 0 or 1, not 'yes'" \
 		env IRQSOFF=yes BUILD="$b" "$TOP/ci/bench.sh"
+	expect_fail "PROFILE must be 0 or 1, not 'yes'" \
+		env PROFILE=yes BUILD="$b" "$TOP/ci/bench.sh"
 	[ ! -e "$b/obj" ] && [ ! -e "$b/linux" ] || { echo "something was built"; return 1; }
 }
 
@@ -1256,6 +1258,36 @@ t_bench_report_irqsoff() {
 		{ echo "stack site wrong"; cat "$r"; return 1; }
 }
 
+# The profile variant (make bench PROFILE=1): per row, the functions
+# whose self ns per operation differ most between base and stack come
+# first, "-" where a kernel's run did not list the function, and the
+# sum of what each run listed.
+t_bench_report_profile() {
+	local d=$scratch/bench-prof r=$scratch/bench-prof/report.md
+	mkdir -p "$d"
+	printf 'kernel,mode,variant,rep,name,metric,value,unit\nbase,icount,kmem,1,slab-32-t1,ns_op,300,ns\n' \
+		>"$d/results.csv"
+	{ echo 'kernel,row,ops,function,calls,ns'
+	  echo 'base,slab-32-t1,1000,kmem_cache_alloc,1000,50000'
+	  echo 'base,slab-32-t1,1000,get_obj_cgroup_from_current,1000,40000'
+	  echo 'base,slab-32-t1,1000,percpu_ref_put,2000,10000'
+	  echo 'stack,slab-32-t1,1000,kmem_cache_alloc,1000,49000'
+	  echo 'stack,slab-32-t1,1000,current_objcg_update,1,500'
+	  echo 'base,page-single,1000,rmqueue,1000,9000'; } >"$d/profile.csv"
+	NO_PLOT=1 "$TOP/ci/bench-report.sh" "$d/results.csv" "$d" >/dev/null
+	grep -qF '## Function profile (variant profile)' "$r" ||
+		{ echo "no profile section"; cat "$r"; return 1; }
+	[ "$(sed -n '/^### slab-32-t1$/,/^### /p' "$r" | grep '^| [a-z_]* | [0-9-]' | cut -d' ' -f2 | tr '\n' ' ')" = \
+		"get_obj_cgroup_from_current percpu_ref_put kmem_cache_alloc current_objcg_update " ] ||
+		{ echo "functions not by the size of their difference"; cat "$r"; return 1; }
+	grep -qF '| get_obj_cgroup_from_current | 1.00 | 40.0 | - | - | -40.0 |' "$r" ||
+		{ echo "a function the stack does not list is wrong"; cat "$r"; return 1; }
+	grep -qF '| (the 40 listed, in all) | | 100.0 | | 49.5 | -50.5 |' "$r" ||
+		{ echo "totals wrong"; cat "$r"; return 1; }
+	grep -qF '### page-single' "$r" ||
+		{ echo "no page-single table"; cat "$r"; return 1; }
+}
+
 t_bench_report_malformed() {
 	printf 'kernel,mode,variant,rep,name,metric,value,unit\nbase,tcg,kmem,1,x,ns_op,fast,ns\n' \
 		>"$scratch/bad.csv"
@@ -1447,6 +1479,7 @@ pre)
 	run_case "bench: report from canned results" t_bench_report
 	run_case "bench: malformed results file" t_bench_report_malformed
 	run_case "bench: irqsoff rows and sites" t_bench_report_irqsoff
+	run_case "bench: profile tables" t_bench_report_profile
 	run_case "ci: a bad LAVA job or a half-configured lab is named" t_lava_bad_input
 	run_case "ci: GATE_POSITIONS that is not a range of patches" t_gate_positions
 	run_case "ci: gitlab-ci-local refuses a job the pipeline lacks" t_gitlab_unknown_job

@@ -20,7 +20,9 @@
  * kernel incomparable, so they are left out.
  *
  * Kernel command line: mm510.bench_ops=N pages per run (default 1000000),
- * mm510.bench_sizes=N: only the first N bulk sizes (default all eight).
+ * mm510.bench_sizes=N: only the first N bulk sizes (default all eight),
+ * mm510.bench_profile=1: each measured run's function profile
+ * (mmt_profile_stop(), make bench PROFILE=1).
  * Fails only when the module cannot be loaded or run, or the tracer
  * that the kernel has cannot be used.
  */
@@ -166,8 +168,16 @@ static int run_one(unsigned int bulk, long ops, int report)
 	    (mmt_write_file(TRACING "tracing_max_latency", "0") ||
 	     mmt_write_file(TRACING "tracing_on", "1")))
 		return -1;
+	if (bulk)
+		snprintf(name, sizeof(name), "page-bulk-%u", bulk);
+	else
+		snprintf(name, sizeof(name), "page-single");
+	if (report && mmt_profile_start())
+		return -1;
 	ret = start_run();
 	if (irqsoff && report && mmt_write_file(TRACING "tracing_on", "0"))
+		return -1;
+	if (report && mmt_profile_stop(name, ops))
 		return -1;
 	if (ret == EOPNOTSUPP)
 		return 1;
@@ -184,10 +194,6 @@ static int run_one(unsigned int bulk, long ops, int report)
 	}
 	if (!report)
 		return 0;
-	if (bulk)
-		snprintf(name, sizeof(name), "page-bulk-%u", bulk);
-	else
-		snprintf(name, sizeof(name), "page-single");
 	if (irqsoff)
 		return irqsoff_report(name);
 	mmt_bench(name, "ns_page", ((double)ns - (double)loop_ns) / n, "ns");

@@ -843,6 +843,131 @@ void mmt_bench(const char *name, const char *metric, double value,
 	fflush(stdout);
 }
 
+#define PROFILE_DIR	"/sys/kernel/tracing/"
+#define PROFILE_TOP	40	/* functions printed per run */
+#define PROFILE_MAX	4096	/* distinct functions read per run */
+
+struct mmt_prof_fn {
+	char name[64];
+	unsigned long long calls;
+	double ns;
+};
+
+/* 1: profiling this boot, 0: not, -1: not yet known. */
+static int prof_on = -1;
+
+static int prof_enabled(void)
+{
+	if (prof_on >= 0)
+		return prof_on;
+	prof_on = 0;
+	if (mmt_cmdline_long("mm510.bench_profile", 0) != 1)
+		return 0;
+	if (access(PROFILE_DIR "function_profile_enabled", F_OK) &&
+	    mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
+		mmt_log("profile: tracefs: %s", strerror(errno));
+		return -1;
+	}
+	if (access(PROFILE_DIR "function_profile_enabled", F_OK)) {
+		mmt_log("profile: this kernel has no function profiler (configs/profile.config)");
+		return -1;
+	}
+	/* Self time: a function's time without that of what it calls. */
+	if (!access(PROFILE_DIR "options/graph-time", F_OK) &&
+	    mmt_write_file(PROFILE_DIR "options/graph-time", "0"))
+		return -1;
+	prof_on = 1;
+	return 1;
+}
+
+int mmt_profile_start(void)
+{
+	int on = prof_enabled();
+
+	if (on <= 0)
+		return on;
+	/* Enabling the profiler clears what an earlier run counted. */
+	return mmt_write_file(PROFILE_DIR "function_profile_enabled", "1");
+}
+
+static int prof_cmp(const void *a, const void *b)
+{
+	const struct mmt_prof_fn *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	if (x->calls != y->calls)
+		return x->calls < y->calls ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* Adds one trace_stat/functionN file (one CPU) into @fns; their count. */
+static int prof_read_cpu(const char *path, struct mmt_prof_fn *fns, int n)
+{
+	char line[512], name[64];
+	unsigned long long calls;
+	double us;
+	FILE *f;
+	int i, got;
+
+	f = fopen(path, "re");
+	if (!f)
+		return n;
+	while (fgets(line, sizeof(line), f)) {
+		/* "  name  hits  time us  avg us  s^2 us", or "name hits" */
+		us = 0;
+		got = sscanf(line, "%63s %llu %lf", name, &calls, &us);
+		if (got < 2)
+			continue;	/* the header and its underline */
+		for (i = 0; i < n && strcmp(fns[i].name, name); i++)
+			;
+		if (i == n) {
+			if (n == PROFILE_MAX)
+				continue;
+			snprintf(fns[n].name, sizeof(fns[n].name), "%s", name);
+			fns[n].calls = 0;
+			fns[n].ns = 0;
+			n++;
+		}
+		fns[i].calls += calls;
+		fns[i].ns += us * 1000;
+	}
+	fclose(f);
+	return n;
+}
+
+int mmt_profile_stop(const char *row, long ops)
+{
+	struct mmt_prof_fn *fns;
+	char path[128];
+	int cpu, n = 0, i;
+
+	if (prof_on <= 0)
+		return 0;
+	if (mmt_write_file(PROFILE_DIR "function_profile_enabled", "0"))
+		return -1;
+	fns = calloc(PROFILE_MAX, sizeof(*fns));
+	if (!fns)
+		return -1;
+	for (cpu = 0;; cpu++) {
+		snprintf(path, sizeof(path), PROFILE_DIR "trace_stat/function%d", cpu);
+		if (access(path, F_OK))
+			break;
+		n = prof_read_cpu(path, fns, n);
+	}
+	qsort(fns, n, sizeof(*fns), prof_cmp);
+	for (i = 0; i < n && i < PROFILE_TOP; i++)
+		printf("mm510-profile: %s %ld %s %llu %.0f\n", row, ops,
+		       fns[i].name, fns[i].calls, fns[i].ns);
+	fflush(stdout);
+	free(fns);
+	if (!n) {
+		mmt_log("profile: %s: the profiler counted nothing", row);
+		return -1;
+	}
+	return 0;
+}
+
 int mmt_memcg_snap(struct mmt_memcg_snap *s, int caches)
 {
 	s->slab_kb = mmt_meminfo("Slab");

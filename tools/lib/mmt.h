@@ -281,4 +281,17 @@ long mmt_cmdline_long(const char *key, long def);
 void mmt_bench(const char *name, const char *metric, double value,
 	       const char *unit);
 
+/*
+ * Function profile of a benchmark run (make bench PROFILE=1).  On a
+ * kernel with ftrace's function profiler (configs/profile.config) booted
+ * with mm510.bench_profile=1, mmt_profile_start() before a measured run
+ * and mmt_profile_stop() after it print the run's costliest functions,
+ * most self time first (the tracer's clock: guest instructions in
+ * icount mode, each call's time including the tracer's own cost):
+ *   mm510-profile: <row> <ops> <function> <calls> <self ns>
+ * Elsewhere both do nothing.  0, or -1 when the profiler fails.
+ */
+int mmt_profile_start(void);
+int mmt_profile_stop(const char *row, long ops);
+
 #endif /* MMT_H */
