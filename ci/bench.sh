@@ -49,6 +49,7 @@
 #   ATTRIB=1      also the stack cut after each group of the series but
 #                 the last (kernels g1..g4 for groups 1-5; the full stack
 #                 is the last group and the localversion patch)
+#   ATTRIB_GROUPS="N ..."  with ATTRIB=1, only the cuts after these groups
 #   SCENARIO=name the arch and tree, from a scenario of configs/scenarios:
 #                 a bench scenario itself, or any other, whose arch's and
 #                 tree's bench scenario is taken (default: default, so
@@ -135,10 +136,28 @@ if [ "$profile" = 1 ]; then
 	[[ " $modes " != *" icount "* ]] || profile_mode=icount
 fi
 
+# The groups of the series: a patch's group is the first two digits of
+# its file name (00 for the RT flavour's own groups, 99 for the stack
+# marker, left out).
+series_groups() {
+	local p
+	for p in $(series_patches); do
+		p=${p##*/}
+		echo $((10#${p:0:2}))
+	done | sort -nu | grep -vx 99
+}
 attrib=${ATTRIB:-0}
 kernels=base
 if [ "$attrib" = 1 ]; then
-	for g in $(series_groups | sed '$d'); do kernels="$kernels g$g"; done
+	cuts=$(series_groups | sed '$d')
+	if [ -n "${ATTRIB_GROUPS:-}" ]; then
+		for g in $ATTRIB_GROUPS; do
+			grep -qx "$g" <<<"$cuts" ||
+				die "ATTRIB_GROUPS: no cut after group '$g' (the cuts: $(echo $cuts))"
+		done
+		cuts=$ATTRIB_GROUPS
+	fi
+	for g in $cuts; do kernels="$kernels g$g"; done
 fi
 kernels="$kernels stack"
 [ "$peer" = 1 ] && kernels="$kernels peer"
@@ -169,17 +188,8 @@ release_of() {
 	echo "$r"
 }
 
-# ATTRIB=1: the stack cut after each group of the series but the last
-# (the full stack is the last group and the localversion patch).  A
-# patch's group is the first two digits of its file name: 00 for the RT
-# flavour's own groups, 99 for the stack marker.
-series_groups() {
-	local p
-	for p in $(series_patches); do
-		p=${p##*/}
-		echo $((10#${p:0:2}))
-	done | sort -nu | grep -vx 99
-}
+# ATTRIB=1: the stack cut after a group of the series (see
+# series_groups).
 cut_commit() {
 	local g=$1 stack last=0 i=0 p
 	stack=$(stack_tree)

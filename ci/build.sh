@@ -60,6 +60,15 @@ mkdir -p "$obj"
 # ARCH and CROSS_COMPILE in the environment too: merge_config.sh's own
 # make (allnoconfig) must see the scenario's arch and compiler.
 export ARCH=$SC_ARCH CROSS_COMPILE=$SC_CROSS
+# Reproducible images (Documentation/kbuild/reproducible-builds.rst): no
+# build date, user, host or build count in the kernel.  Two builds of the
+# same tree and config are then the same bytes, so that make bench's
+# instruction counts (icount mode) can be compared across runs, not only
+# within one.
+export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-'Thu Jan  1 00:00:00 UTC 1970'}
+export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-mm510}
+export KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-mm510}
+export KBUILD_BUILD_VERSION=${KBUILD_BUILD_VERSION:-1}
 kmake=(make -C "$tree" O="$obj" ARCH="$SC_ARCH" CROSS_COMPILE="$SC_CROSS"
        CC="ccache ${SC_CROSS}gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$jobs")
 
