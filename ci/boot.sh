@@ -6,7 +6,7 @@
 #
 # Two vCPUs, each its own socket and NUMA node (with QEMU's default
 # topology the vCPUs share a cache across nodes and 5.10 warns from
-# smpboot.c), 2 x 512 MiB of memory: on x86 a pc machine (ACPI SRAT),
+# smpboot.c), 2 x 512 MiB of memory: on x86 a q35 machine (ACPI SRAT),
 # on arm64 QEMU's virt machine (GICv3, PSCI, the nodes in its device
 # tree).  A crash cannot pass: panic=-1 and -no-reboot end QEMU on a
 # panic, and the verdict needs the runner's "mm510-runner: PASS" line as
@@ -59,9 +59,16 @@ done
 # with GICv3 (virt's default is a GICv2, which cannot address more than
 # 8 CPUs), an ARMv8.0 Cortex-A57 (-cpu max adds pointer authentication,
 # slow to emulate under TCG), PSCI through HVC, the PL011 console, and
-# semihosting open to user space for the runner's failure exit.
+# semihosting open to user space for the runner's failure exit.  x86:
+# q35, not pc.  The disks are PCI devices whose INTx the kernel routes
+# through the root bus's _PRT method; Debian 12's QEMU (7.2) builds pc's
+# _PRT as an AML While loop over 128 routes (QEMU's 99cb2c6c7b replaced
+# it with a table, in a later release), which the debug kernel under TCG
+# interprets in more than ACPICA's 30 s loop limit: AE_AML_LOOP_TIMEOUT,
+# "PCI INT A: no GSI", and a boot that waits for its disks forever.
+# q35's _PRT returns a package built beforehand.
 case $SC_ARCH in
-x86)	console=ttyS0 qmachine=pc qcpu=qemu64
+x86)	console=ttyS0 qmachine=q35 qcpu=qemu64
 	machine_extra=(-device isa-debug-exit,iobase=0xf4,iosize=0x04) ;;
 arm64)	console=ttyAMA0 qmachine=virt,gic-version=3 qcpu=cortex-a57
 	machine_extra=(-semihosting-config enable=on,target=native,userspace=on) ;;

@@ -25,8 +25,9 @@
  *   - every anonymous page reads back what was written (after swap-in).
  * Then the task deletes its files and exits, and nothing is left
  * charged: the parent's memory.current falls back to (almost) zero once
- * the child cgroup is removed, its memory.swap.current to what the swap
- * slot caches hold and to zero after swapoff, and the free pages come
+ * the child cgroup is removed (but for the swap cache of the slots the
+ * swap slot caches hold), its memory.swap.current to what those caches
+ * hold, both to (almost) zero after swapoff, and the free pages come
  * back.
  *
  * Skipped without the memory controller, and without swap (a guest
@@ -210,7 +211,13 @@ out:
 
 /*
  * After the child is gone: nothing left charged to the parent but what
- * the swap slot caches still hold.
+ * the swap slot caches still hold.  A slot they hold can still have its
+ * page in the swap cache, charged to memory.current as well (drop_caches
+ * does not free swap cache); on the debug kernel 66 such pages were left
+ * after the memory.high round (memory.current 299008, memory.swap.current
+ * 270336).  So memory.current may exceed LEFT_TOLERANCE by what is still
+ * charged to swap here; after swapoff (swap_off_nothing_left()) it may
+ * not.
  */
 static int nothing_left(int cpus)
 {
@@ -227,11 +234,38 @@ static int nothing_left(int cpus)
 	}
 	mmt_log("left in %s: memory.current %lld, memory.swap.current %lld",
 		PARENT, cur, swapped);
-	return mmt_check(cur >= 0 && cur <= LEFT_TOLERANCE,
-			 "%lld bytes still charged after the child cgroup went", cur) &&
-	       mmt_check(swapped >= 0 && swapped <= SWAP_SLOTS(cpus),
+	return mmt_check(swapped >= 0 && swapped <= SWAP_SLOTS(cpus),
 			 "%lld bytes of swap still charged, more than the slot caches hold",
-			 swapped);
+			 swapped) &&
+	       mmt_check(cur >= 0 && cur <= LEFT_TOLERANCE + swapped,
+			 "%lld bytes still charged after the child cgroup went (allowed %lld: %lld of swap cache)",
+			 cur, LEFT_TOLERANCE + swapped, swapped);
+}
+
+/*
+ * swapoff flushes the slot caches and frees the swap cache: then no swap
+ * may stay charged, and memory.current comes back within LEFT_TOLERANCE.
+ */
+static int swap_off_nothing_left(void)
+{
+	long long cur = -1, swapped;
+	int tries;
+
+	if (mmt_swap_off())
+		return 0;
+	swapped = mmt_cg_read_ll(PARENT, "memory.swap.current");
+	if (!mmt_check(swapped == 0, "%lld bytes of swap charged after swapoff", swapped))
+		return 0;
+	for (tries = 0; tries < 50; tries++) {
+		mmt_drop_caches();
+		cur = mmt_cg_read_ll(PARENT, "memory.current");
+		if (cur >= 0 && cur <= LEFT_TOLERANCE)
+			break;
+		usleep(100000);
+	}
+	mmt_log("after swapoff: %s memory.current %lld", PARENT, cur);
+	return mmt_check(cur >= 0 && cur <= LEFT_TOLERANCE,
+			 "%lld bytes still charged after swapoff", cur);
 }
 
 int main(void)
@@ -258,13 +292,8 @@ int main(void)
 	if (!round_under("max", cpus) || !nothing_left(cpus) ||
 	    !round_under("high", cpus) || !nothing_left(cpus))
 		goto out;
-	/* swapoff flushes the slot caches: then no swap may stay charged. */
 	swap = 0;
-	if (mmt_swap_off())
-		goto out;
-	if (!mmt_check(mmt_cg_read_ll(PARENT, "memory.swap.current") == 0,
-		       "%lld bytes of swap charged after swapoff",
-		       mmt_cg_read_ll(PARENT, "memory.swap.current")))
+	if (!swap_off_nothing_left())
 		goto out;
 	ret = KSFT_PASS;
 out:
