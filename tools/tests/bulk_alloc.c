@@ -17,11 +17,21 @@
  * wrongly, hands out a page twice, skips PGALLOC or loses pages on the
  * way back fails this test.
  *
- * Then, where kernel memory is charged to memory cgroups, from inside a
- * child cgroup the module keeps ACCOUNT_PAGES pages it took from
- * alloc_pages_bulk_array() with __GFP_ACCOUNT: the cgroup's
- * memory.current must grow by at least those pages and fall back (within
- * the per-cpu charge stock) once they are freed.  The bulk allocator's
+ * Then, where kernel memory is charged to memory cgroups, the module is
+ * loaded again (one small round) and, from inside a child cgroup, keeps
+ * ACCOUNT_PAGES pages it took from alloc_pages_bulk_array() with
+ * __GFP_ACCOUNT: the cgroup's memory.current must be at least those pages
+ * while they are held and fall back (within the per-cpu charge stock)
+ * once they are freed.  This comes after the free memory check, not
+ * inside it: making a cgroup can make 5.10's percpu allocator create its
+ * first chunk for memcg-accounted allocations, which on the RT kernel
+ * (2 MiB units) took 1102 pages of vmalloc (1024 of them the chunk's
+ * obj_cgroups map, /proc/vmallocinfo showed) and 14 of percpu in one go,
+ * for good, and failed the check with about 1100 "pages did not come
+ * back" on 3 of 5 boots of this test.  Nor is the check held - before:
+ * memory.current already counts the charge stock (up to 32 pages per
+ * CPU), which pays for some of the held pages (one such RT boot: 262144
+ * before, 4329472 held, "grew by 4067328 bytes").  The bulk allocator's
  * fast path does not charge; 0137 (Shakeel Butt's 8dcb3060d81d) sends
  * __GFP_ACCOUNT requests to the single page allocator, which does.
  * Checked once without 0137: memory.current grew by 0 bytes for the 1024
@@ -50,6 +60,32 @@
  * and what the test process itself faulted in while it was inside.
  */
 #define CHARGE_SLACK	64
+
+/* Where the pages are, beside MemFree: logged when some are missing. */
+static const char * const mem_keys[] = {
+	"MemFree", "Cached", "Buffers", "AnonPages", "Shmem", "Slab",
+	"KernelStack", "PageTables", "VmallocUsed", "Percpu", "Unevictable",
+};
+#define NR_MEM_KEYS	ARRAY_SIZE(mem_keys)
+
+static void mem_snap(long long *kb)
+{
+	size_t i;
+
+	for (i = 0; i < NR_MEM_KEYS; i++)
+		kb[i] = mmt_meminfo(mem_keys[i]);
+}
+
+static void mem_log_diff(const long long *before, const long long *after)
+{
+	size_t i;
+
+	for (i = 0; i < NR_MEM_KEYS; i++)
+		if (before[i] >= 0 && after[i] >= 0 && before[i] != after[i])
+			mmt_log("meminfo %s: %lld kB -> %lld kB (%+lld pages)",
+				mem_keys[i], before[i], after[i],
+				(after[i] - before[i]) / 4);
+}
 
 static long long read_param(const char *name)
 {
@@ -99,10 +135,13 @@ static long long free_pages_total(void)
 static int check_accounted(void)
 {
 	long long before, held, after;
-	int entered = 0, ret = 0;
+	int entered = 0, loaded = 0, ret = 0;
 
 	if (!mmt_kmem_accounted())
 		return 1;
+	if (mmt_module_load(MODULE, "max_pages=1 rounds=1"))
+		return 0;
+	loaded = 1;
 	if (mmt_cg_enable_memory(CG_ROOT) || mmt_cg_create(CG))
 		goto cleanup;
 	if (mmt_cg_enter(CG))
@@ -117,9 +156,13 @@ static int check_accounted(void)
 	after = mmt_cg_read_ll(CG, "memory.current");
 	mmt_log("__GFP_ACCOUNT bulk pages: memory.current %lld, holding %d pages %lld, after the free %lld",
 		before, ACCOUNT_PAGES, held, after);
-	if (!mmt_check(before >= 0 && held - before >= ACCOUNT_PAGES * 4096LL,
-		       "memory.current grew by %lld bytes for %d accounted pages",
-		       held - before, ACCOUNT_PAGES) ||
+	/*
+	 * Not held - before: the charge stock that memory.current already
+	 * counts (up to 32 pages per CPU) pays for some of the pages.
+	 */
+	if (!mmt_check(before >= 0 && held >= ACCOUNT_PAGES * 4096LL,
+		       "memory.current %lld bytes while holding %d accounted pages",
+		       held, ACCOUNT_PAGES) ||
 	    !mmt_check(after >= 0 && after - before <= CHARGE_SLACK * 4096LL,
 		       "memory.current stayed %lld bytes up after the free",
 		       after - before))
@@ -129,6 +172,8 @@ cleanup:
 	if (entered)
 		mmt_cg_enter(CG_ROOT);
 	mmt_cg_destroy(CG);
+	if (loaded && mmt_module_unload(MODULE))
+		ret = 0;
 	return ret;
 }
 
@@ -136,12 +181,14 @@ int main(void)
 {
 	long long expected = (long long)ROUNDS * MAX_PAGES * (MAX_PAGES + 1);
 	long long alloc_before, alloc_after, free_before, free_after;
+	long long mem_before[NR_MEM_KEYS], mem_after[NR_MEM_KEYS];
 	long long errors, allocated, calls;
 	char params[64], msg[128];
 	int loaded = 0, ret = KSFT_FAIL;
 
 	mmt_drop_caches();
 	free_before = free_pages_total();
+	mem_snap(mem_before);
 	alloc_before = pgalloc_total();
 	if (free_before < 0)
 		goto cleanup;
@@ -177,9 +224,6 @@ int main(void)
 		       alloc_after - alloc_before, allocated))
 		goto cleanup;
 
-	if (!check_accounted())
-		goto cleanup;
-
 	if (mmt_module_unload(MODULE))
 		goto cleanup;
 	loaded = 0;
@@ -187,10 +231,16 @@ int main(void)
 	free_after = free_pages_total();
 	if (free_after < 0)
 		goto cleanup;
+	mem_snap(mem_after);
 	mmt_log("free pages before %lld after %lld", free_before, free_after);
 	if (!mmt_check(free_after >= free_before - FREE_SLACK,
 		       "%lld pages did not come back",
-		       free_before - free_after))
+		       free_before - free_after)) {
+		mem_log_diff(mem_before, mem_after);
+		goto cleanup;
+	}
+
+	if (!check_accounted())
 		goto cleanup;
 
 	ret = KSFT_PASS;
