@@ -183,8 +183,8 @@ keep() {
 # Image (arm64), else bzImage's kernel_version string.
 release_of() {
 	local img=$out/kernels/$1/$SC_IMAGE r
-	r=$(strings "$img" | sed -n 's/^Linux version \([0-9][^ ]*\) (.*/\1/p' | head -n 1)
-	[ -n "$r" ] || r=$(strings "$img" | sed -n 's/^\([0-9][0-9.]*[^ ]*\) (.*/\1/p' | head -n 1)
+	r=$(strings "$img" | sed -n 's/^Linux version \([0-9][^ ]*\) (.*/\1/p' | sed -n 1p)
+	[ -n "$r" ] || r=$(strings "$img" | sed -n 's/^\([0-9][0-9.]*[^ ]*\) (.*/\1/p' | sed -n 1p)
 	echo "$r"
 }
 

@@ -96,13 +96,13 @@ gate_series() {
 	for p in "$TOP"/patches/* "$TOP"/patches/*/*; do
 		[ -f "$p" ] || continue
 		p=${p#"$TOP"/patches/}
-		printf '%s\n' "${all_patches[@]}" | grep -qxF "$p" ||
+		in_list "$p" "${all_patches[@]}" ||
 			problems+=("patches/$p is not in series")
 	done
 	for p in "$TOP"/patches/*/; do
 		[ -d "$p" ] || continue
 		p=${p%/}; p=${p##*/}
-		printf '%s\n' "${flavours[@]}" | grep -qxF "$p" ||
+		in_list "$p" "${flavours[@]}" ||
 			problems+=("patches/$p/ is not the folder of a flavour the series marks (${flavours[*]})")
 	done
 	# Numbers ascend through each flavour's series, except for an entry
@@ -133,7 +133,7 @@ gate_series() {
 		for p in "${fpatches[@]}"; do
 			num=${p##*/}; num=${num%%-*}
 			[[ $num =~ ^[0-9]{4}$ ]] || { problems+=("$p: name does not start with NNNN-"); continue; }
-			printf '%s\n' "${ooo[@]}" | grep -qxF "$p" && continue
+			in_list "$p" "${ooo[@]}" && continue
 			[ $((10#$num)) -gt "$prev" ] ||
 				warns+=("$p is not after its predecessor in number order${note} (say why on a '# Out of order:' line above it)")
 			prev=$((10#$num))
@@ -438,7 +438,7 @@ objects_of() {
 		grep -rlF --include='.*.o.cmd' "$stack/$h" "$sobj" 2>/dev/null || :
 	done | sed -e "s,^\($gobj\|$sobj\)/,," -e 's,\(.*\)/\.\(.*\)\.cmd$,\1/\2,' |
 		grep -v '^\(scripts\|tools\|arch/x86/kernel/asm-offsets\|kernel/bounds\)' |
-		sort -u | grep -vxF "${own:-/}" | head -n "${GATE_MAX_USERS:-20}"
+		sort -u | grep -vxF "${own:-/}" | sed -n "1,${GATE_MAX_USERS:-20}p"
 }
 
 # Normalise compiler and checker messages: no line numbers, tree-relative;
@@ -488,7 +488,7 @@ gate_build() {
 				continue
 			fi
 			if [ "$(cat "$a/rc")" != 0 ]; then
-				{ echo "$o: build FAILS at this patch:"; grep -E 'error|Error' "$a/log" | head -n 20; } >>"$log"
+				{ echo "$o: build FAILS at this patch:"; grep -E 'error|Error' "$a/log" | sed -n 1,20p; } >>"$log"
 				status=fail
 				reason="breaks the build of $o: $(grep -m1 ' error: ' "$a/log" | sed "s,$gtree/,," || tail -n 1 "$a/log")"
 				continue

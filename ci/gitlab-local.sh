@@ -32,7 +32,7 @@ if [ ! -x "$gcl" ] ||
 fi
 
 # The job must be one the file defines (gitlab-ci-local would run none).
-(cd "$TOP" && "$gcl" --list-all 2>/dev/null) | awk 'NR > 1 { print $1 }' | grep -qxF "$1" ||
+grep -qxF "$1" <<<"$(cd "$TOP" && "$gcl" --list-all 2>/dev/null | awk 'NR > 1 { print $1 }')" ||
 	die "no job '$1' in .gitlab-ci.yml (gitlab-ci-local --list-all lists them)"
 
 # This machine's cache and build folder, and the lock a calling make

@@ -58,7 +58,7 @@ need git git
 # --- inputs -------------------------------------------------------------------
 for d in "$bobj" "$sobj"; do
 	[ -f "$d/vmlinux" ] || die "$d/vmlinux missing: the kernel is not built there"
-	readelf -S --wide "$d/vmlinux" | grep -q ' \.debug_info ' ||
+	grep -q ' \.debug_info ' <<<"$(readelf -S --wide "$d/vmlinux")" ||
 		die "$d/vmlinux has no DWARF (.debug_info): built without CONFIG_DEBUG_INFO; make kabi builds with configs/kabi.config"
 	[ -f "$d/Module.symvers" ] ||
 		die "$d/Module.symvers missing: the kernel was built without modules (CONFIG_MODULES)"
@@ -407,10 +407,10 @@ attribute() {
 			git -C "$tree" log --format='commit:%H' -G"EXPORT_SYMBOL(_GPL)?\\($2\\)" "$brev..$trev"
 			f=${3:-}.c
 			if [ -n "${3:-}" ] && git -C "$tree" cat-file -e "$trev:$f" 2>/dev/null; then
-				l=$(git_grep "$trev" "^[^[:space:]#].*(^|[^A-Za-z0-9_])$2[[:space:]]*(\\(|\\[|=|;)" "$f" | head -n 1)
+				l=$(git_grep "$trev" "^[^[:space:]#].*(^|[^A-Za-z0-9_])$2[[:space:]]*(\\(|\\[|=|;)" "$f" | sed -n 1p)
 				if [ -n "$l" ]; then
 					l=${l#*:}
-					e=$(git -C "$tree" show "$trev:$f" | awk -v at="$l" 'NR >= at && /[{;]/ { print NR; exit }')
+					e=$(git -C "$tree" show "$trev:$f" | awk -v at="$l" '!e && NR >= at && /[{;]/ { print NR; e = 1 }')
 					git -C "$tree" log --format='commit:%H' -L"$l,${e:-$l}:$f" "$brev..$trev"
 				fi
 			fi

@@ -33,6 +33,17 @@ export GIT_CONFIG_KEY_1=maintenance.auto GIT_CONFIG_VALUE_1=false
 msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
+# in_list WORD ITEM...: true when WORD is one of the ITEMs.  Not
+# `printf '%s\n' ITEM... | grep -qxF WORD`: grep -q exits at its first
+# match, and a printf still writing into the closed pipe makes the
+# pipeline fail under pipefail, now and then (a false "not in series").
+in_list() {
+	local w=$1 x
+	shift
+	for x; do [ "$x" = "$w" ] && return 0; done
+	return 1
+}
+
 # need TOOL PACKAGE: a missing host tool names the Debian package.
 # sha256_ok FILE WANT: true when FILE's sha256 is WANT; otherwise says
 # what was expected and what was found, and is false.

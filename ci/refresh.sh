@@ -76,7 +76,7 @@ shared=()
 changed=0
 for i in "${!patches[@]}"; do
 	p=${patches[$i]} f=${made[$i]}
-	if [ ${#shared[@]} -gt 0 ] && printf '%s\n' "${shared[@]}" | grep -qxF "$p"; then
+	if [ ${#shared[@]} -gt 0 ] && in_list "$p" "${shared[@]}"; then
 		continue
 	fi
 	cmp -s "$f" "$TOP/patches/$p" && continue

@@ -66,7 +66,7 @@ irqs_off() {
 	local fn
 	while IFS= read -r fn; do
 		checked=$((checked + 1))
-		if body "$1" "$fn" | grep -qE 'local_irq_(save|disable)\('; then
+		if grep -qE 'local_irq_(save|disable)\(' <<<"$(body "$1" "$fn")"; then
 			echo "$1: $fn: disables interrupts around $3 (local_irq_save/disable)"
 			bad=1
 		fi
@@ -74,9 +74,10 @@ irqs_off() {
 }
 # locked FILE USES-REGEX LOCK WHAT: each function matching USES takes LOCK.
 locked() {
-	local fn
+	local fn b
 	while IFS= read -r fn; do
-		body "$1" "$fn" | grep -qF "lock_irqsave(&$3" || body "$1" "$fn" | grep -qF "lock(&$3" || {
+		b=$(body "$1" "$fn")
+		grep -qF "lock_irqsave(&$3" <<<"$b" || grep -qF "lock(&$3" <<<"$b" || {
 			echo "$1: $fn: takes $4 without $3"
 			bad=1
 		}
@@ -92,7 +93,7 @@ if [ "$takers" -eq 0 ]; then
 	bad=1
 fi
 while IFS= read -r fn; do
-	body mm/page_alloc.c "$fn" | grep -qE 'local_unlock(_irq|_irqrestore)?\(&pagesets\.lock' || {
+	grep -qE 'local_unlock(_irq|_irqrestore)?\(&pagesets\.lock' <<<"$(body mm/page_alloc.c "$fn")" || {
 		echo "mm/page_alloc.c: $fn: takes pagesets.lock and never releases it"
 		bad=1
 	}
