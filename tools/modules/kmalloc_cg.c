@@ -13,6 +13,20 @@
  *                          GFP_KERNEL_ACCOUNT | __GFP_RECLAIMABLE
  *   /sys/module/kmalloc_cg/parameters/dma        same with
  *                          GFP_KERNEL_ACCOUNT | GFP_DMA (CONFIG_ZONE_DMA)
+ *   /sys/module/kmalloc_cg/parameters/limited    write N: try N allocations
+ *                          with GFP_KERNEL_ACCOUNT | __GFP_NORETRY, going
+ *                          on past a failed one (the memory cgroup's
+ *                          limit reached), which is counted in failed
+ *   /sys/module/kmalloc_cg/parameters/bulk       write N: allocate N objects
+ *                          of the kmalloc cache of size and
+ *                          GFP_KERNEL_ACCOUNT (kmalloc-cg-<size> on the
+ *                          stack) with kmem_cache_alloc_bulk(), in
+ *                          batches of KCG_BATCH, with __GFP_NORETRY,
+ *                          going on past a failed batch (failed counts
+ *                          its objects); not with SLOB
+ *   /sys/module/kmalloc_cg/parameters/failed     read: allocations of
+ *                          limited and bulk that failed since the last
+ *                          free
  *   /sys/module/kmalloc_cg/parameters/node       node to allocate from
  *                          (kmalloc_node()); -1, the default, for any
  *   /sys/module/kmalloc_cg/parameters/free       write anything: free
@@ -37,7 +51,11 @@ struct kcg_list {
 	struct kcg_obj *head;
 	unsigned long count;
 	gfp_t gfp;
+	bool keep_going;	/* count a failure in kcg_failed, try on */
+	bool bulk;		/* kmem_cache_alloc_bulk() */
 };
+
+#define KCG_BATCH	16
 
 static DEFINE_MUTEX(kcg_lock);
 static unsigned int size = 256;
@@ -50,6 +68,16 @@ static struct kcg_list kcg_reclaimable = {
 #ifdef CONFIG_ZONE_DMA
 static struct kcg_list kcg_dma = { .gfp = GFP_KERNEL_ACCOUNT | GFP_DMA };
 #endif
+static struct kcg_list kcg_limited = {
+	.gfp = GFP_KERNEL_ACCOUNT | __GFP_NORETRY,
+	.keep_going = true,
+};
+static struct kcg_list kcg_bulk = {
+	.gfp = GFP_KERNEL_ACCOUNT | __GFP_NORETRY,
+	.keep_going = true,
+	.bulk = true,
+};
+static unsigned long kcg_failed;
 static int node = NUMA_NO_NODE;
 
 static void kcg_free_list(struct kcg_list *l)
@@ -73,13 +101,54 @@ static void kcg_free_all(void)
 #ifdef CONFIG_ZONE_DMA
 	kcg_free_list(&kcg_dma);
 #endif
+	kcg_free_list(&kcg_limited);
+	kcg_free_list(&kcg_bulk);
+	kcg_failed = 0;
+}
+
+static void kcg_hold(struct kcg_list *l, struct kcg_obj *obj)
+{
+	obj->next = l->head;
+	l->head = obj;
+	l->count++;
+}
+
+/*
+ * Up to KCG_BATCH objects of the kmalloc cache that kmalloc(size) with
+ * the list's flags takes, in one kmem_cache_alloc_bulk() call: all of
+ * them, or none (then counted as failed).  The cache is not one of the
+ * module's own: kmem_cache_destroy() at unload would remove its sysfs
+ * files under slab_mutex, which lockdep on 5.10 reports against a
+ * write to any cache's "shrink" file (the tests write those).
+ */
+static int kcg_alloc_batch(struct kcg_list *l, unsigned long nr)
+{
+#ifdef CONFIG_SLOB
+	return -EOPNOTSUPP;
+#else
+	struct kmem_cache *s;
+	void *objs[KCG_BATCH];
+	int i, got;
+
+	s = kmalloc_caches[kmalloc_type(l->gfp)][kmalloc_index(size)];
+	if (!s)
+		return -EINVAL;
+	got = kmem_cache_alloc_bulk(s, l->gfp | __GFP_NOWARN, nr, objs);
+	if (!got) {
+		kcg_failed += nr;
+		return 0;
+	}
+	for (i = 0; i < got; i++)
+		kcg_hold(l, objs[i]);
+	return 0;
+#endif
 }
 
 static int kcg_alloc(const char *val, const struct kernel_param *kp)
 {
 	struct kcg_list *l = kp->arg;
 	struct kcg_obj *obj;
-	unsigned long nr, i;
+	unsigned long nr, i, step;
 	int ret;
 
 	ret = kstrtoul(val, 0, &nr);
@@ -91,15 +160,24 @@ static int kcg_alloc(const char *val, const struct kernel_param *kp)
 		ret = -EINVAL;
 		goto out;
 	}
-	for (i = 0; i < nr; i++) {
-		obj = kmalloc_node(size, l->gfp | __GFP_NOWARN, node);
-		if (!obj) {
-			ret = -ENOMEM;
-			break;
+	for (i = 0; i < nr; i += step) {
+		step = 1;
+		if (l->bulk) {
+			step = min_t(unsigned long, nr - i, KCG_BATCH);
+			ret = kcg_alloc_batch(l, step);
+			if (ret)
+				break;
+		} else {
+			obj = kmalloc_node(size, l->gfp | __GFP_NOWARN, node);
+			if (obj) {
+				kcg_hold(l, obj);
+			} else if (l->keep_going) {
+				kcg_failed++;
+			} else {
+				ret = -ENOMEM;
+				break;
+			}
 		}
-		obj->next = l->head;
-		l->head = obj;
-		l->count++;
 		cond_resched();
 	}
 out:
@@ -183,6 +261,12 @@ MODULE_PARM_DESC(reclaimable, "write N: allocate N objects with GFP_KERNEL_ACCOU
 module_param_cb(dma, &kcg_alloc_ops, &kcg_dma, 0644);
 MODULE_PARM_DESC(dma, "write N: allocate N objects with GFP_KERNEL_ACCOUNT | GFP_DMA");
 #endif
+module_param_cb(limited, &kcg_alloc_ops, &kcg_limited, 0644);
+MODULE_PARM_DESC(limited, "write N: try N GFP_KERNEL_ACCOUNT | __GFP_NORETRY allocations, failures counted");
+module_param_cb(bulk, &kcg_alloc_ops, &kcg_bulk, 0644);
+MODULE_PARM_DESC(bulk, "write N: allocate N GFP_KERNEL_ACCOUNT | __GFP_NORETRY objects in bulk, failures counted");
+module_param_named(failed, kcg_failed, ulong, 0444);
+MODULE_PARM_DESC(failed, "allocations of limited and bulk that failed since the last free");
 module_param_cb(node, &kcg_node_ops, &node, 0644);
 MODULE_PARM_DESC(node, "node to allocate from, -1 for any");
 module_param_cb(free, &kcg_free_ops, NULL, 0200);
