@@ -698,6 +698,16 @@ void mmt_module_param_path(char *path, size_t size, const char *module,
 	snprintf(path, size, "/sys/module/%s/parameters/%s", module, param);
 }
 
+long long mmt_module_param_read(const char *module, const char *param)
+{
+	char path[256], buf[32];
+
+	mmt_module_param_path(path, sizeof(path), module, param);
+	if (mmt_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
 int mmt_module_param(const char *module, const char *param, long val)
 {
 	char path[256], buf[32];

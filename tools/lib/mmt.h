@@ -35,6 +35,12 @@ void mmt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mmt_fail_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* True when @got is within @tol of @want. */
+static inline int mmt_near(long long got, long long want, long long tol)
+{
+	return got >= want - tol && got <= want + tol;
+}
+
 /* Files */
 ssize_t mmt_read_file(const char *path, char *buf, size_t size);
 int mmt_write_file(const char *path, const char *s);
@@ -168,6 +174,8 @@ int mmt_module_param(const char *module, const char *param, long val);
 /* The file of that parameter: /sys/module/@module/parameters/@param. */
 void mmt_module_param_path(char *path, size_t size, const char *module,
 			   const char *param);
+/* The value of that parameter, read back as a number; -1 on error. */
+long long mmt_module_param_read(const char *module, const char *param);
 
 /*
  * Caches: drop the page cache, dentries and inodes, then shrink every

@@ -49,16 +49,6 @@
 #define LIST_SLACK	8	/* CMA pages the rest of the system may hold */
 #define LIST_MIN	16	/* CMA pages the mapping must get for the step */
 
-static long long read_param(const char *name)
-{
-	char path[128], buf[32];
-
-	mmt_module_param_path(path, sizeof(path), MODULE, name);
-	if (mmt_read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	return strtoll(buf, NULL, 10);
-}
-
 /* CmaFree in pages, after the per-cpu counter deltas were folded. */
 static long long cma_free(void)
 {
@@ -111,8 +101,8 @@ static int list_free_step(long long cma_start)
 	p = mmt_map_touched(len, node);
 	if (!p)
 		goto out;
-	lo = read_param("pfn_lo");
-	hi = read_param("pfn_hi");
+	lo = mmt_module_param_read(MODULE, "pfn_lo");
+	hi = mmt_module_param_read(MODULE, "pfn_hi");
 	in_cma = (lo < 0 || hi <= lo) ? -1 :
 		 mmt_pages_in_pfns(p, len, lo, hi, NULL);
 	mmt_log("page-list step on CPU %d, node %d: %ld of %lld faulted pages from the ranges",
@@ -177,9 +167,9 @@ int main(void)
 		if (mmt_module_param(MODULE, "hold", HOLD))
 			goto out;
 		cma_now = cma_free();
-		if (!mmt_check(read_param("hold") == HOLD,
+		if (!mmt_check(mmt_module_param_read(MODULE, "hold") == HOLD,
 			       "round %d: module holds %lld ranges", i,
-			       read_param("hold")) ||
+			       mmt_module_param_read(MODULE, "hold")) ||
 		    !mmt_check(cma_now >= 0 && cma_start - cma_now >= held,
 			       "round %d: CmaFree dropped by %lld pages for %lld taken",
 			       i, cma_start - cma_now, held))
@@ -200,9 +190,9 @@ int main(void)
 			       i, cma_now, pcp, cma_start))
 			goto out;
 	}
-	if (!mmt_check(read_param("errors") == 0,
+	if (!mmt_check(mmt_module_param_read(MODULE, "errors") == 0,
 		       "the module reported %lld failed checks",
-		       read_param("errors")))
+		       mmt_module_param_read(MODULE, "errors")))
 		goto out;
 	mmt_log("%d rounds of %d ranges of %d pages", rounds, HOLD, RANGE_PAGES);
 	if (list_free_step(cma_start) == KSFT_FAIL)

@@ -46,11 +46,6 @@ static int kcg_param(const char *param, long val)
 	return mmt_module_param(MOD, param, val);
 }
 
-static int near(long long got, long long want, long long tol)
-{
-	return got >= want - tol && got <= want + tol;
-}
-
 int main(void)
 {
 	long cg0, cg1, n0, n1, objsize, charged, tol_objs;
@@ -99,13 +94,13 @@ int main(void)
 	slab1 = mmt_cg_stat(CG, "slab");
 	mmt_log("accounted: %s %+ld, %s %+ld, memory.stat slab %+lld",
 		CG_CACHE, cg1 - cg0, NORMAL_CACHE, n1 - n0, slab1 - slab0);
-	if (!mmt_check(near(cg1 - cg0, NR_OBJS, tol_objs),
+	if (!mmt_check(mmt_near(cg1 - cg0, NR_OBJS, tol_objs),
 		       "%s grew by %ld, want %d", CG_CACHE, cg1 - cg0,
 		       NR_OBJS) ||
 	    !mmt_check(n1 - n0 < NR_OBJS / 2,
 		       "accounted objects went to %s", NORMAL_CACHE) ||
-	    !mmt_check(near(slab1 - slab0, (long long)NR_OBJS * charged,
-			    tol_bytes),
+	    !mmt_check(mmt_near(slab1 - slab0, (long long)NR_OBJS * charged,
+				tol_bytes),
 		       "slab charge %+lld, want %lld", slab1 - slab0,
 		       (long long)NR_OBJS * charged))
 		goto cleanup;
@@ -124,9 +119,9 @@ int main(void)
 	if (!mmt_check(n1 - n0 >= NR_OBJS - tol_objs,
 		       "%s grew by %ld, want %d", NORMAL_CACHE, n1 - n0,
 		       NR_OBJS) ||
-	    !mmt_check(near(cg1 - cg0, 0, tol_objs),
+	    !mmt_check(mmt_near(cg1 - cg0, 0, tol_objs),
 		       "unaccounted objects in %s", CG_CACHE) ||
-	    !mmt_check(near(slab1 - slab0, 0, tol_bytes),
+	    !mmt_check(mmt_near(slab1 - slab0, 0, tol_bytes),
 		       "unaccounted objects charged: %+lld", slab1 - slab0))
 		goto cleanup;
 
@@ -139,9 +134,9 @@ int main(void)
 	slab1 = mmt_cg_stat(CG, "slab");
 	mmt_log("free: %s at %ld (expected %ld), memory.stat slab %lld (expected %lld)",
 		CG_CACHE, cg1, cg0, slab1, slab0);
-	if (!mmt_check(near(cg1, cg0, tol_objs), "%s did not shrink back",
+	if (!mmt_check(mmt_near(cg1, cg0, tol_objs), "%s did not shrink back",
 		       CG_CACHE) ||
-	    !mmt_check(near(slab1, slab0, tol_bytes),
+	    !mmt_check(mmt_near(slab1, slab0, tol_bytes),
 		       "slab charge not returned"))
 		goto cleanup;
 	ret = KSFT_PASS;

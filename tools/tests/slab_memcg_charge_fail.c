@@ -61,21 +61,6 @@
 #define KMALLOC_CACHE	"kmalloc-cg-256"
 #define STAT_BATCH	(32LL * 4096)	/* MEMCG_CHARGE_BATCH pages */
 
-static int near(long long got, long long want, long long tol)
-{
-	return got >= want - tol && got <= want + tol;
-}
-
-static long kcg_read(const char *param)
-{
-	char path[256], buf[64];
-
-	mmt_module_param_path(path, sizeof(path), MOD, param);
-	if (mmt_read_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	return strtol(buf, NULL, 10);
-}
-
 static int kcg_param_free(void)
 {
 	return mmt_module_param(MOD, "free", 1);
@@ -133,8 +118,8 @@ static int run(const char *param, const char *cache, int ncpus)
 	if (!mmt_check(!set_max("max"), "cannot lift memory.max"))
 		return -1;
 
-	held = kcg_read(param);
-	failed = kcg_read("failed");
+	held = mmt_module_param_read(MOD, param);
+	failed = mmt_module_param_read(MOD, "failed");
 	a1 = mmt_slab_active(cache);
 	slab1 = mmt_cg_stat(CG, "slab");
 	cur1 = mmt_cg_read_ll(CG, "memory.current");
@@ -148,11 +133,11 @@ static int run(const char *param, const char *cache, int ncpus)
 	    !mmt_check(failed > 0 && held > 0,
 		       "the limit was not reached, or nothing fitted") ||
 	    !mmt_check(max_ev1 > max_ev0, "no max event in memory.events") ||
-	    !mmt_check(near(a1 - a0, held, tol_objs),
+	    !mmt_check(mmt_near(a1 - a0, held, tol_objs),
 		       "%s grew by %ld objects, %ld held (%ld failed)", cache,
 		       a1 - a0, held, failed) ||
-	    !mmt_check(near(slab1 - slab0, (long long)held * charged,
-			    tol_bytes),
+	    !mmt_check(mmt_near(slab1 - slab0, (long long)held * charged,
+				tol_bytes),
 		       "slab %+lld, want %lld", slab1 - slab0,
 		       (long long)held * charged) ||
 	    !mmt_check(cur1 <= LIMIT + STAT_BATCH * ncpus,
@@ -166,9 +151,9 @@ static int run(const char *param, const char *cache, int ncpus)
 	cur1 = mmt_cg_read_ll(CG, "memory.current");
 	mmt_log("%s freed: %s %+ld, memory.stat slab %+lld, memory.current %+lld",
 		param, cache, a1 - a0, slab1 - slab0, cur1 - cur0);
-	if (!mmt_check(near(a1, a0, tol_objs), "%s did not shrink back",
+	if (!mmt_check(mmt_near(a1, a0, tol_objs), "%s did not shrink back",
 		       cache) ||
-	    !mmt_check(near(slab1, slab0, tol_bytes),
+	    !mmt_check(mmt_near(slab1, slab0, tol_bytes),
 		       "slab charge not returned: %+lld", slab1 - slab0) ||
 	    !mmt_check(cur1 - cur0 <= tol_bytes,
 		       "memory.current %+lld after the free", cur1 - cur0))

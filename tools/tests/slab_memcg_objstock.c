@@ -93,11 +93,6 @@ static long long node_sunreclaim(void)
 	return sum;
 }
 
-static int near(long long got, long long want, long long tol)
-{
-	return got >= want - tol && got <= want + tol;
-}
-
 struct snap {
 	long long slab, unrecl, node, current;
 };
@@ -150,14 +145,15 @@ static int alloc_free_case(const struct objcase *c)
 	mmt_log("%s freed: slab %+lld, slab_unreclaimable %+lld, SUnreclaim %+lld from start",
 		c->cache, d.slab - a.slab, d.unrecl - a.unrecl,
 		d.node - a.node);
-	if (!mmt_check(near(b.slab - a.slab, want, tol), "slab off") ||
-	    !mmt_check(near(b.unrecl - a.unrecl, want, tol),
+	if (!mmt_check(mmt_near(b.slab - a.slab, want, tol), "slab off") ||
+	    !mmt_check(mmt_near(b.unrecl - a.unrecl, want, tol),
 		       "slab_unreclaimable off") ||
 	    !mmt_check(b.node - a.node >= want - node_tol &&
 		       b.node - a.node <= want + node_tol,
 		       "node SUnreclaim did not follow") ||
-	    !mmt_check(near(d.slab - a.slab, 0, tol), "slab not returned") ||
-	    !mmt_check(near(d.unrecl - a.unrecl, 0, tol),
+	    !mmt_check(mmt_near(d.slab - a.slab, 0, tol),
+		       "slab not returned") ||
+	    !mmt_check(mmt_near(d.unrecl - a.unrecl, 0, tol),
 		       "slab_unreclaimable not returned") ||
 	    !mmt_check(d.node - a.node <= node_tol,
 		       "node SUnreclaim not returned"))
@@ -251,10 +247,10 @@ static int type_case(const struct typecase *t)
 		       "accounted %s objects not in %s", t->param, t->cache) ||
 	    !mmt_check(cg_b.active - cg_a.active <= slack,
 		       "accounted %s objects went to %s", t->param, small_cg) ||
-	    !mmt_check(near(b - a, want, tol), "%s off", t->stat) ||
-	    !mmt_check(near(b2 - a2, 0, tol), "%s objects counted in %s",
+	    !mmt_check(mmt_near(b - a, want, tol), "%s off", t->stat) ||
+	    !mmt_check(mmt_near(b2 - a2, 0, tol), "%s objects counted in %s",
 		       t->param, t->other) ||
-	    !mmt_check(near(d - a, 0, tol), "%s not returned", t->stat))
+	    !mmt_check(mmt_near(d - a, 0, tol), "%s not returned", t->stat))
 		return -1;
 	return 0;
 }
@@ -431,11 +427,11 @@ static int reparent_case(void)
 		b.slab - a.slab, want, d.slab - a.slab);
 	mmt_log("reparent: parent memory.current %+lld after rmdir, %+lld after free",
 		b.current - a.current, d.current - a.current);
-	if (!mmt_check(near(b.slab - a.slab, want, tol),
+	if (!mmt_check(mmt_near(b.slab - a.slab, want, tol),
 		       "charges lost on reparenting") ||
 	    !mmt_check(b.current - a.current >= want - tol,
 		       "memory.current lost the reparented objects") ||
-	    !mmt_check(near(d.slab - a.slab, 0, tol),
+	    !mmt_check(mmt_near(d.slab - a.slab, 0, tol),
 		       "parent slab not returned") ||
 	    !mmt_check(d.current - a.current <= ncpus * BATCH + tol,
 		       "parent memory.current not returned"))
