@@ -13,7 +13,11 @@
 # The slab benchmark's accounting overhead is the median with kmem
 # accounting minus the median with cgroup.memory=nokmem, per kernel;
 # its ratio to base's overhead is what upstream quotes (0.58 for 32-byte
-# and 0.43 for 4 KiB objects with Waiman Long's series).
+# and 0.43 for 4 KiB objects with Waiman Long's series).  A summary
+# comes first: the headline figures (overheads, single page, bulk of 8,
+# bytes per cgroup, longest IRQs-off section, will-it-scale) and their
+# ratios to base, each computed within a repetition and given with its
+# range over the repetitions.
 #
 # Environment: BENCH_RUNS, BENCH_FAILED, BENCH_QUICK, BENCH_ARCH and
 # BENCH_FRAGMENTS (for the header).
@@ -92,6 +96,134 @@ END {
 	echo "IRQs-off section anywhere in the guest while each page run went (the tracer's"
 	echo "microseconds: instructions/1000 in icount mode), its sites are listed below."
 } >"$tmp/report.md"
+
+# --- summary: the headline figures, per repetition -------------------------
+# Each figure is computed within one repetition (the kernels of a
+# repetition boot one after the other), its ratio to base likewise, and
+# both are given as median (min..max) over the repetitions: a ratio is
+# only as good as its range.
+tail -n +2 "$csv" | awk -F, '
+function num(x) {
+	return (x >= 10000 || x <= -10000) ? sprintf("%.0f", x) : sprintf("%.4g", x)
+}
+function rnum(x) { return sprintf("%.3f", x) }
+# median (min..max) of the n values in a[1..n], with fmt
+function spread(a, n, fmt,   i, j, x, med, lo, hi) {
+	if (n == 0)
+		return "n/a"
+	for (i = 2; i <= n; i++) {
+		x = a[i]
+		for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]
+		a[j + 1] = x
+	}
+	med = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	if (fmt == "r") {
+		lo = rnum(a[1]); hi = rnum(a[n]); med = rnum(med)
+	} else {
+		lo = num(a[1]); hi = num(a[n]); med = num(med)
+	}
+	return lo == hi ? med : med " (" lo ".." hi ")"
+}
+function has(k) { return k in v }
+# The figure id of kernel k, mode m, repetition r; "" when not measured.
+function fig(k, m, r, id,   row, a, b, i, x, best) {
+	if (id ~ /^ovh:/) {
+		row = substr(id, 5)
+		a = k SUBSEP m SUBSEP "kmem" SUBSEP r SUBSEP row SUBSEP "ns_op"
+		b = k SUBSEP m SUBSEP "nokmem" SUBSEP r SUBSEP row SUBSEP "ns_op"
+		return (has(a) && has(b)) ? v[a] - v[b] : ""
+	}
+	if (id == "bulk8") {
+		a = k SUBSEP m SUBSEP "kmem" SUBSEP r SUBSEP "page-bulk-8" SUBSEP "ns_page"
+		b = k SUBSEP m SUBSEP "kmem" SUBSEP r SUBSEP "page-single" SUBSEP "ns_page"
+		return (has(a) && has(b) && v[b] > 0) ? v[a] / v[b] : ""
+	}
+	if (id == "irqsoff") {
+		best = ""
+		for (i = 1; i <= nrowsof; i++) {
+			a = k SUBSEP m SUBSEP "irqsoff" SUBSEP r SUBSEP irqrows[i] SUBSEP "irqsoff_max_us"
+			if (has(a) && (best == "" || v[a] > best))
+				best = v[a]
+		}
+		return best
+	}
+	split(id, x, ":")	# variant:row:metric
+	a = k SUBSEP m SUBSEP x[1] SUBSEP r SUBSEP x[2] SUBSEP x[3]
+	return has(a) ? v[a] : ""
+}
+NF == 8 {
+	v[$1, $2, $3, $4, $5, $6] = $7 + 0
+	have[$1] = 1
+	if (!($2 in seenmode)) { seenmode[$2] = 1; modes[++nmodes] = $2 }
+	if (!(($2, $4) in seenrep)) { seenrep[$2, $4] = 1; reps[$2, ++nrep[$2]] = $4 }
+	if ($3 == "irqsoff" && !($5 in seenirq)) { seenirq[$5] = 1; irqrows[++nrowsof] = $5 }
+}
+END {
+	nall = split("base g0 g1 g2 g3 g4 g5 g6 g7 g8 stack peer", all, " ")
+	nk = 0
+	for (i = 1; i <= nall; i++)
+		if (all[i] in have)
+			kern[++nk] = all[i]
+	nf = 0
+	f_id[++nf] = "ovh:slab-32-t1";		f_name[nf] = "slab accounting overhead, 32 B (ns per pair, kmem - nokmem)"
+	f_id[++nf] = "ovh:slab-4096-t1";	f_name[nf] = "slab accounting overhead, 4 KiB"
+	f_id[++nf] = "ovh:slab-root-32-t1";	f_name[nf] = "the same in the root memory cgroup, 32 B"
+	f_id[++nf] = "ovh:slab-root-4096-t1";	f_name[nf] = "the same in the root memory cgroup, 4 KiB"
+	f_id[++nf] = "kmem:page-single:ns_page"; f_name[nf] = "single page alloc+free (ns)"
+	f_id[++nf] = "bulk8";			f_name[nf] = "bulk of 8, per page, / single page (of the same kernel)"
+	f_id[++nf] = "kmem:memcg:slab_B";	f_name[nf] = "Slab bytes per memory cgroup"
+	f_id[++nf] = "kmem:memcg:percpu_B";	f_name[nf] = "Percpu bytes per memory cgroup"
+	f_id[++nf] = "irqsoff";			f_name[nf] = "longest IRQs-off section under the page benchmark (us)"
+	f_id[++nf] = "kmem:wis-unix1-t1:ops_s";	f_name[nf] = "will-it-scale unix1, 1 task (ops/s, higher is better)"
+	f_id[++nf] = "kmem:wis-unix1-t2:ops_s";	f_name[nf] = "will-it-scale unix1, 2 tasks"
+	f_id[++nf] = "kmem:wis-page_fault-t1:ops_s"; f_name[nf] = "will-it-scale page_fault, 1 task"
+	f_id[++nf] = "kmem:wis-page_fault-t2:ops_s"; f_name[nf] = "will-it-scale page_fault, 2 tasks"
+	printf "\n## Summary\n\n"
+	printf "The headline figures.  Each is computed within one repetition, and so is\n"
+	printf "its ratio to base; a cell gives the median (min..max) over the n\n"
+	printf "repetitions (one figure where they agree).  A ratio is claimed only where\n"
+	printf "its range stays on one side of 1.  Bulk of 8: the ratio of the kernel to\n"
+	printf "itself (base has no bulk call).\n"
+	for (mi = 1; mi <= nmodes; mi++) {
+		m = modes[mi]
+		printf "\n### %s\n\n| figure | n | base |", m
+		for (i = 2; i <= nk; i++) printf " %s | %s/base |", kern[i], kern[i]
+		printf "\n| --- | --- | --- |"
+		for (i = 2; i <= nk; i++) printf " --- | --- |"
+		printf "\n"
+		for (fi = 1; fi <= nf; fi++) {
+			any = 0
+			for (i = 1; i <= nk && !any; i++)
+				for (ri = 1; ri <= nrep[m]; ri++)
+					if (fig(kern[i], m, reps[m, ri], f_id[fi]) != "") { any = 1; break }
+			if (!any)
+				continue
+			line = ""
+			maxn = 0
+			for (i = 1; i <= nk; i++) {
+				nv = 0; nr = 0
+				delete val; delete rat
+				for (ri = 1; ri <= nrep[m]; ri++) {
+					r = reps[m, ri]
+					x = fig(kern[i], m, r, f_id[fi])
+					if (x == "")
+						continue
+					val[++nv] = x
+					if (nv > maxn)
+						maxn = nv
+					b = fig("base", m, r, f_id[fi])
+					if (i > 1 && b != "" && b != 0 && f_id[fi] != "bulk8")
+						rat[++nr] = x / b
+				}
+				line = line " " spread(val, nv, "v") " |"
+				if (i > 1)
+					line = line " " (nr ? spread(rat, nr, "r") : "-") " |"
+			}
+			print "| " f_name[fi] " | " maxn " |" line
+		}
+	}
+}' >"$tmp/summary.md" || die "$csv: summary failed"
+cat "$tmp/summary.md" >>"$tmp/report.md"
 
 awk -v tmpd="$tmp" '
 # Four significant digits, without an exponent for large figures.

@@ -1256,6 +1256,8 @@ t_bench_report_irqsoff() {
 		{ echo "base site wrong (not the longest?)"; cat "$r"; return 1; }
 	grep -qF '| stack | page-single | 22 | __do_softirq | __do_softirq | irq_exit_rcu |' "$r" ||
 		{ echo "stack site wrong"; cat "$r"; return 1; }
+	grep -qF '| longest IRQs-off section under the page benchmark (us) | 2 | 31.5 (31..32) | 21.5 (21..22) | 0.682 (0.677..0.688) |' "$r" ||
+		{ echo "irqsoff summary row wrong"; cat "$r"; return 1; }
 }
 
 # The profile variant (make bench PROFILE=1): per row, the functions
@@ -1286,6 +1288,23 @@ t_bench_report_profile() {
 		{ echo "totals wrong"; cat "$r"; return 1; }
 	grep -qF '### page-single' "$r" ||
 		{ echo "no page-single table"; cat "$r"; return 1; }
+}
+
+# The summary: each figure and its ratio to base are computed within a
+# repetition, then given as median (min..max); the overhead ratio is the
+# median of the per-repetition ratios, not the ratio of the medians
+# (150/206 = 0.728 here), and a row no kernel has is left out.
+t_bench_report_summary() {
+	local out=$scratch/bench-sum r=$scratch/bench-sum/report.md
+	NO_PLOT=1 "$TOP/ci/bench-report.sh" "$TOP/ci/tests/data/bench-results.csv" "$out" >/dev/null
+	sed -n '/^## Summary$/,/^## Mode/p' "$r" >"$scratch/summary.md"
+	grep -qF '| slab accounting overhead, 32 B (ns per pair, kmem - nokmem) | 3 | 206 (200..220) | 150 (140..160) | 0.727 (0.700..0.728) | 114 (110..120) | 0.553 (0.500..0.600) |' \
+		"$scratch/summary.md" || { echo "overhead row wrong"; cat "$r"; return 1; }
+	grep -qF '| bulk of 8, per page, / single page (of the same kernel) |' "$scratch/summary.md" &&
+		{ echo "a bulk row without page-single figures"; cat "$r"; return 1; }
+	grep -qF 'the root memory cgroup' "$scratch/summary.md" &&
+		{ echo "a root row without root figures"; cat "$r"; return 1; }
+	:
 }
 
 t_bench_report_malformed() {
@@ -1477,6 +1496,7 @@ pre)
 	run_case "kselftest_cgroup: a racy subtest is let off only with its race's figures" t_kselftest_lag
 	run_case "check: failures listed last, with their reasons" t_check_report
 	run_case "bench: report from canned results" t_bench_report
+	run_case "bench: summary, per-repetition ratios" t_bench_report_summary
 	run_case "bench: malformed results file" t_bench_report_malformed
 	run_case "bench: irqsoff rows and sites" t_bench_report_irqsoff
 	run_case "bench: profile tables" t_bench_report_profile
