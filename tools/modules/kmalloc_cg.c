@@ -128,9 +128,21 @@ static int kcg_alloc_batch(struct kcg_list *l, unsigned long nr)
 #else
 	struct kmem_cache *s;
 	void *objs[KCG_BATCH];
+	unsigned int idx;
 	int i, got;
 
-	s = kmalloc_caches[kmalloc_type(l->gfp)][kmalloc_index(size)];
+	/*
+	 * size is a parameter, not a constant.  Where kmalloc_index() is a
+	 * macro over __kmalloc_index() (the 6.1 peer of make bench), it
+	 * refuses a size unknown at compile time; its runtime form is
+	 * __kmalloc_index(size, false).  On 5.10 it is a plain function.
+	 */
+#ifdef kmalloc_index
+	idx = __kmalloc_index(size, false);
+#else
+	idx = kmalloc_index(size);
+#endif
+	s = kmalloc_caches[kmalloc_type(l->gfp)][idx];
 	if (!s)
 		return -EINVAL;
 	got = kmem_cache_alloc_bulk(s, l->gfp | __GFP_NOWARN, nr, objs);
