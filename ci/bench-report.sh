@@ -272,7 +272,7 @@ END {
 		if (m == "tcg")
 			printf "Host clock, 2 vCPUs: ratios from this mode move with the host'"'"'s load.\n\n"
 		else if (m == "icount")
-			printf "Deterministic: guest instructions, 1 vCPU (no 2-thread variants).\n\n"
+			printf "Guest instructions, 1 vCPU (no 2-thread variants): the host'"'"'s load does not enter, the state of each boot can (see the ranges).\n\n"
 		printf "| benchmark | variant | metric | n | base |"
 		for (i = 2; i <= nk; i++) printf " %s | Δ |", kern[i]
 		printf "\n| --- | --- | --- | --- | --- |"

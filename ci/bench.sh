@@ -25,8 +25,9 @@
 # the slab and page benchmarks with fewer operations: variant "profile",
 # each run's calls and self time per function ("mm510-profile:" lines,
 # collected into profile.csv; the report compares the kernels function
-# by function).  Deterministic like every icount figure, so one boot a
-# kernel is enough; its timings are the profiler's, not the benchmark's.
+# by function).  One boot a kernel: icount figures seldom move between
+# boots (compare the ranges of the main tables); its timings are the
+# profiler's, not the benchmark's.
 #
 # Modes: "tcg" (2 vCPUs on 2 NUMA nodes, host clock: the 2-thread
 # variants exist only here, the figures move with the host's load) and
