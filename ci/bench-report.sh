@@ -35,9 +35,39 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# awk functions the programs below share: num() prints a figure with
+# four significant digits (no exponent for large ones), sortn() sorts
+# a[1..n] in place (insertion sort: n is small), median() of a sorted
+# a[1..n], kernels() fills kern[1..] with the kernels of have[] in
+# report order (base, the cuts of ATTRIB=1, stack, peer) and returns
+# their number.
+awk_lib='
+function num(x) {
+	return (x >= 10000 || x <= -10000) ? sprintf("%.0f", x) : sprintf("%.4g", x)
+}
+function sortn(a, n,   i, j, x) {
+	for (i = 2; i <= n; i++) {
+		x = a[i]
+		for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]
+		a[j + 1] = x
+	}
+}
+function median(a, n) {
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function kernels(have, kern,   all, nall, i, nk) {
+	nall = split("base g0 g1 g2 g3 g4 g5 g6 g7 g8 stack peer", all, " ")
+	nk = 0
+	for (i = 1; i <= nall; i++)
+		if (all[i] in have)
+			kern[++nk] = all[i]
+	return nk
+}
+'
+
 # --- statistics: one line per (kernel mode variant name metric) -------------
 # "kernel mode variant name metric unit n median min max", sorted by key.
-tail -n +2 "$csv" | awk -F, '
+tail -n +2 "$csv" | awk -F, "$awk_lib"'
 NF != 8 || $7 !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ {
 	printf "bench-report.sh: line %d: malformed: %s\n", NR + 1, $0 > "/dev/stderr"
 	bad = 1; next
@@ -52,12 +82,8 @@ END {
 	for (k in n) {
 		m = n[k]
 		for (i = 1; i <= m; i++) s[i] = v[k, i]
-		for (i = 2; i <= m; i++) {	# insertion sort: m is small
-			x = s[i]
-			for (j = i - 1; j >= 1 && s[j] > x; j--) s[j + 1] = s[j]
-			s[j + 1] = x
-		}
-		med = m % 2 ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
+		sortn(s, m)
+		med = median(s, m)
 		split(k, f, SUBSEP)
 		printf "%s %s %s %s %s %s %d %.6g %.6g %.6g\n", f[1], f[2], f[3], f[4], f[5], unit[k], m, med, s[1], s[m]
 	}
@@ -102,21 +128,14 @@ END {
 # repetition boot one after the other), its ratio to base likewise, and
 # both are given as median (min..max) over the repetitions: a ratio is
 # only as good as its range.
-tail -n +2 "$csv" | awk -F, '
-function num(x) {
-	return (x >= 10000 || x <= -10000) ? sprintf("%.0f", x) : sprintf("%.4g", x)
-}
+tail -n +2 "$csv" | awk -F, "$awk_lib"'
 function rnum(x) { return sprintf("%.3f", x) }
 # median (min..max) of the n values in a[1..n], with fmt
-function spread(a, n, fmt,   i, j, x, med, lo, hi) {
+function spread(a, n, fmt,   med, lo, hi) {
 	if (n == 0)
 		return "n/a"
-	for (i = 2; i <= n; i++) {
-		x = a[i]
-		for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]
-		a[j + 1] = x
-	}
-	med = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	sortn(a, n)
+	med = median(a, n)
 	if (fmt == "r") {
 		lo = rnum(a[1]); hi = rnum(a[n]); med = rnum(med)
 	} else {
@@ -159,11 +178,7 @@ NF == 8 {
 	if ($3 == "irqsoff" && !($5 in seenirq)) { seenirq[$5] = 1; irqrows[++nrowsof] = $5 }
 }
 END {
-	nall = split("base g0 g1 g2 g3 g4 g5 g6 g7 g8 stack peer", all, " ")
-	nk = 0
-	for (i = 1; i <= nall; i++)
-		if (all[i] in have)
-			kern[++nk] = all[i]
+	nk = kernels(have, kern)
 	nf = 0
 	f_id[++nf] = "ovh:slab-32-t1";		f_name[nf] = "slab accounting overhead, 32 B (ns per pair, kmem - nokmem)"
 	f_id[++nf] = "ovh:slab-4096-t1";	f_name[nf] = "slab accounting overhead, 4 KiB"
@@ -225,11 +240,7 @@ END {
 }' >"$tmp/summary.md" || die "$csv: summary failed"
 cat "$tmp/summary.md" >>"$tmp/report.md"
 
-awk -v tmpd="$tmp" '
-# Four significant digits, without an exponent for large figures.
-function num(x) {
-	return (x >= 10000 || x <= -10000) ? sprintf("%.0f", x) : sprintf("%.4g", x)
-}
+awk -v tmpd="$tmp" "$awk_lib"'
 function cell(k,   s) {
 	if (!(k in med))
 		return "n/a"
@@ -256,13 +267,7 @@ function ratio(a, b) {
 	if ($1 == "base" && !(r in nrep)) nrep[r] = $7
 }
 END {
-	# base first, then the cuts of the stack (make bench ATTRIB=1), the stack
-	# and the peer
-	nall = split("base g0 g1 g2 g3 g4 g5 g6 g7 g8 stack peer", all, " ")
-	nk = 0
-	for (i = 1; i <= nall; i++)
-		if (all[i] in have)
-			kern[++nk] = all[i]
+	nk = kernels(have, kern)
 	# tcg first, then icount
 	for (mi = 1; mi <= nmodes; mi++)
 		if (modes[mi] == "tcg" && mi > 1) { modes[mi] = modes[1]; modes[1] = "tcg" }
