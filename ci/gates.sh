@@ -83,6 +83,12 @@ slug() {
 
 # --- series -------------------------------------------------------------------
 
+# changed_lines FILE: the lines a patch adds or removes, without the file
+# headers: what a context-only refresh of it keeps.
+changed_lines() {
+	awk '/^diff --git / { d = 1; next } d && /^(\+\+\+|---) / { next } d && /^[-+]/' "$1"
+}
+
 gate_series() {
 	local log=$logdir/series.log p last prev num fl note problems=() warns=() fpatches=()
 	[ -f "$series" ] || problems+=("$series missing")
@@ -139,8 +145,26 @@ gate_series() {
 			prev=$((10#$num))
 		done
 	done
+	# A flavour's own file named like a vanilla patch (rt/NAME for NAME)
+	# is a variant of it: it may differ in context only, so that a
+	# change to the vanilla patch cannot be left out of the variant.
+	# Anything more must be one body in both, or a patch of its own.
+	local base_name vlines flines ndiff nvar=0
+	for p in "${all_patches[@]}"; do
+		[[ $p == */* ]] || continue
+		base_name=${p#*/}
+		[ -f "$TOP/patches/$base_name" ] && [ -f "$TOP/patches/$p" ] || continue
+		nvar=$((nvar + 1))
+		vlines=$(changed_lines "$TOP/patches/$base_name")
+		flines=$(changed_lines "$TOP/patches/$p")
+		[ "$vlines" != "$flines" ] || continue
+		# diff exits 1 for files that differ, which they do here.
+		ndiff=$({ diff <(echo "$vlines") <(echo "$flines") || [ $? -eq 1 ]; } | grep -c '^[<>]')
+		problems+=("$p is a variant of $base_name whose added or removed lines differ from it ($ndiff lines): make it one body, or a patch of its own under another name")
+	done
 	{
 		echo "series: ${#all_patches[@]} patch files, flavours: ${flavours[*]}"
+		echo "  variants of a vanilla patch (context-only refreshes): $nvar"
 		for fl in "${flavours[@]}"; do
 			echo "  $fl: $(series_patches "$series" "$fl" | wc -l) patches"
 		done

@@ -217,7 +217,7 @@ t_debian_rt_does_not_apply() {
 	base_intact
 }
 
-t_rt_variant_does_not_apply() {
+t_rt_patch_does_not_apply() {
 	local p b=$scratch/build-rtvar base v rt_tag
 	base=$(scratch_base)
 	rt_tag=debian-rt/$DEBIAN_SRC_VERSION
@@ -225,9 +225,10 @@ t_rt_variant_does_not_apply() {
 		{ echo "no $rt_tag tag: run make base SCENARIO=rt"; return 4; }
 	git -C "$base" fetch -q "$BASE_REPO" "refs/tags/$rt_tag:refs/tags/$rt_tag" 2>/dev/null || :
 	p=$(project_copy)
-	# The RT variant of 0302 as if the RT queue had changed the line it
-	# replaces: its first removed line no longer matches.
-	v=$(cd "$p/patches" && ls rt/0302-*.patch)
+	# The RT flavour's revert of the queue's memcg_stock.lock as if the
+	# RT queue had changed a line it restores: its first removed line no
+	# longer matches.
+	v=$(cd "$p/patches" && ls rt/0095-*.patch)
 	sed -i '0,/^-\t/s/^-\t/-\tno longer in the RT queue /' "$p/patches/$v"
 	expect_fail "patches/$v, does not apply to debian-rt" env -u MM510_LOCKED \
 		SCENARIO=rt BUILD="$b" BASE_REPO="$base" "$p/ci/apply.sh"
@@ -240,12 +241,13 @@ t_rt_variant_does_not_apply() {
 }
 
 t_rt_locks() {
-	# The RT lock check must name the vanilla stack's interrupt-disabling
-	# memcg stock users (on RT they run sleeping locks with interrupts
-	# off), and pass the RT flavour.
+	# The RT lock check must name the vanilla stack's preemption-disabling
+	# memcg stock user (get_cpu() in drain_all_stock(), which the RT queue
+	# turns into get_cpu_light(): on RT the work it queues takes sleeping
+	# locks), and pass the RT flavour.
 	local rt
 	[ -d "$BUILD/stack" ] || { echo "no vanilla stack applied"; return 4; }
-	expect_fail "mod_objcg_state: disables interrupts around the memcg stock" \
+	expect_fail "drain_all_stock: disables preemption around the memcg stock" \
 		"$TOP/ci/rt-locks.sh" "$BUILD/stack"
 	rt=$BUILD/stack-debian-rt
 	[ -d "$rt" ] || { echo "no RT stack applied"; return 4; }
@@ -738,8 +740,9 @@ t_gate_checkpatch() {
 t_gate_series_order() {
 	local p out e
 	p=$(project_copy)
-	# Move the first entry of group 3 to the end of group 1.
-	e=$(grep -m1 '^03[0-9][0-9]-' "$p/series")
+	# Move the first entry of group 3's v5.14 series (0301) to the end of
+	# group 1.
+	e=$(grep -m1 '^030[0-9]-' "$p/series")
 	sed -i "/^$e\$/d" "$p/series"
 	sed -i "/^0138-/a $e" "$p/series"
 	out=$(env BUILD="$scratch/build-gso" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1)
@@ -751,6 +754,33 @@ t_gate_series_order() {
 	echo "$out" | head -n 1 | cut -c1-160
 	grep -q '^ok 1 series: files and entries # pass:' <<<"$out" || {
 		echo "the annotated entry still drew a warning"; return 1; }
+}
+
+# The series gate: a flavour file named like a vanilla patch is a
+# variant of it and may differ from it in context only.  Checked once
+# with the variant's change dropped from the gate (the old gate): the
+# changed variant passed.
+t_gate_series_variant() {
+	local p out rc=0 v
+	p=$(project_copy)
+	v=$(cd "$p/patches" && ls 0302-*.patch)
+	mkdir -p "$p/patches/rt"
+	# A context-only refresh: another index line, the same changes.
+	sed 's/^index [0-9a-f]*\.\.[0-9a-f]*/index 000000000..111111111/' \
+		"$p/patches/$v" >"$p/patches/rt/$v"
+	sed -i "s|^$v\$|$v\t#-rt\n#+rt rt/$v|" "$p/series"
+	out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
+	echo "$out" | head -n 1 | cut -c1-160
+	[ "$rc" -eq 0 ] && grep -q '^ok 1 series: files and entries # pass:' <<<"$out" || {
+		echo "a context-only variant did not pass"; return 1; }
+	# A variant that takes another lock than its vanilla patch.
+	sed -i 's/memcg_stock\.stock_lock/memcg_stock.lock/' "$p/patches/rt/$v"
+	rc=0
+	out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
+	echo "$out" | head -n 1 | cut -c1-200
+	[ "$rc" -ne 0 ] || { echo "the series gate passed a variant with other changes"; return 1; }
+	grep -q "^not ok 1 series: files and entries # fail: rt/$v is a variant of $v whose added or removed lines differ" <<<"$out" || {
+		echo "no failure naming rt/$v"; return 1; }
 }
 
 t_gate_provenance() {
@@ -1519,7 +1549,7 @@ pre)
 	run_case "apply: interrupted git am is aborted" t_am_interrupted
 	run_case "fetch: Debian tarball with a wrong checksum keeps nothing" t_debian_wrong_checksum
 	run_case "base: a patches-rt patch that no longer applies is named, nothing kept" t_debian_rt_does_not_apply
-	run_case "apply: an RT variant that no longer matches the RT queue" t_rt_variant_does_not_apply
+	run_case "apply: an RT flavour patch that no longer matches the RT queue" t_rt_patch_does_not_apply
 	run_case "rt: pcp lists and memcg stock under local locks, vanilla named" t_rt_locks
 	run_case "base: build folder's disk full" t_full_disk_build
 	run_case "fetch: cache disk full" t_full_disk_cache
@@ -1531,6 +1561,7 @@ pre)
 	run_case "bench: an arch without a bench scenario is refused" t_bench_arch
 	run_case "bench: no RT peer, IRQSOFF a switch" t_bench_bad_options
 	run_case "gates: an out-of-order series entry must say why" t_gate_series_order
+	run_case "gates: an RT variant may differ from its patch in context only" t_gate_series_variant
 	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
 	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance
 	run_case "gates: provenance checks each patch against upstream.tsv" t_gate_provenance_table
