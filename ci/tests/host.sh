@@ -608,8 +608,9 @@ t_bench_arch() {
 	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
 }
 
-# The RT tree's benchmarks (bench-rt) have no 6.1 peer, and IRQSOFF and
-# PROFILE are switches: all refused before anything is fetched or built.
+# The RT tree's benchmarks (bench-rt) have no 6.1 peer, IRQSOFF and
+# PROFILE are switches, LAT_LOOPS a number, and lat has no arm64 guest:
+# all refused before anything is fetched or built.
 t_bench_bad_options() {
 	local b=$scratch/b-bench
 	expect_fail "the debian-rt tree has no 6.1 peer" \
@@ -618,6 +619,11 @@ t_bench_bad_options() {
 		env IRQSOFF=yes BUILD="$b" "$TOP/ci/bench.sh"
 	expect_fail "PROFILE must be 0 or 1, not 'yes'" \
 		env PROFILE=yes BUILD="$b" "$TOP/ci/bench.sh"
+	expect_fail "LAT_LOOPS must be a positive number, not 'many'" \
+		env SCENARIO=rt LAT_LOOPS=many BUILD="$b" "$TOP/ci/bench.sh"
+	# lat alone on arm64: its guests have no cyclictest, nothing is left.
+	expect_fail "lat skipped: the arm64 guests have no cyclictest" \
+		env SCENARIO=arm64 BENCHES=lat BUILD="$b" "$TOP/ci/bench.sh"
 	[ ! -e "$b/obj" ] && [ ! -e "$b/linux" ] || { echo "something was built"; return 1; }
 }
 
