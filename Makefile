@@ -25,7 +25,7 @@ export SEND_TO
 MAIN := ci/main.sh
 
 # make bench (ci/bench.sh): passed on only when given.
-BENCH_VARS := QUICK REPS MODES PEER IRQSOFF PROFILE PROFILE_OPS BENCHES BENCH_OPS \
+BENCH_VARS := QUICK REPS MODES PEER IRQSOFF PROFILE PROFILE_OPS BENCHES BENCH_OPS LAT_LOOPS LAT_INTERVAL \
 	ATTRIB BENCH_OUT BENCH_BUILD_ONLY BENCH_REUSE
 export $(BENCH_VARS)
 
@@ -67,6 +67,8 @@ help:
 	@echo '                    comparison in the report'
 	@echo '  make bench SCENARIO=arm64  the same on arm64 (the arch of SCENARIO picks the'
 	@echo '                    bench scenario: bench-arm64); writes build/bench-arm64/'
+	@echo '  make bench SCENARIO=rt  the RT base against the RT flavour (bench-rt), with'
+	@echo '                    cyclictest'"'"'s wake-up latency under mm loads (BENCHES lat)'
 	@echo '  make repeat       build SCENARIO and boot it COUNT times in a row (default 10;'
 	@echo '                    TESTS, BOOT_ARGS and TREE as for make boot), for a failure'
 	@echo '                    that comes one boot in several; prints "P of N boots passed"'
@@ -127,7 +129,7 @@ help:
 	@echo '  SEND_TO=$(SEND_TO)    make send: where the series goes (comma- or space-separated;'
 	@echo '                    required; make check-full uses stable@vger.kernel.org)'
 	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER) IRQSOFF=$(IRQSOFF) PROFILE=$(PROFILE)'
-	@echo '              BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB)'
+	@echo '              BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB) LAT_LOOPS=$(LAT_LOOPS) LAT_INTERVAL=$(LAT_INTERVAL)'
 	@echo '              (empty: the defaults of ci/bench.sh)'
 
 deps fetch base apply:

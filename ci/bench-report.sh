@@ -7,20 +7,24 @@
 #
 # RESULTS.CSV: "kernel,mode,variant,rep,name,metric,value,unit", one line
 # per figure a guest printed (kernel base|stack|peer, mode tcg|icount,
-# variant kmem|nokmem).  Every figure is given as the median of its
-# repetitions with min..max, and for stack and peer the change against
-# base in percent (compare-kernels style: base is the first column).
+# variant kmem|nokmem|irqsoff|profile|lat).  Every figure is given as
+# the median of its repetitions with min..max, and for stack and peer
+# the change against base in percent (compare-kernels style: base is
+# the first column).
 # The slab benchmark's accounting overhead is the median with kmem
 # accounting minus the median with cgroup.memory=nokmem, per kernel;
 # its ratio to base's overhead is what upstream quotes (0.58 for 32-byte
 # and 0.43 for 4 KiB objects with Waiman Long's series).  A summary
 # comes first: the headline figures (overheads, single page, bulk of 8,
-# bytes per cgroup, longest IRQs-off section, will-it-scale) and their
+# bytes per cgroup, longest IRQs-off section, cyclictest's maximum and
+# 99.9th percentile wake-up latency per load, will-it-scale) and their
 # ratios to base, each computed within a repetition and given with its
-# range over the repetitions.
+# range over the repetitions.  With the lat variant, a section of its
+# own: those latencies with what their ratios allow to be said, and the
+# histograms of lathist.csv, beside the results (table, latency.png).
 #
-# Environment: BENCH_RUNS, BENCH_FAILED, BENCH_QUICK, BENCH_ARCH and
-# BENCH_FRAGMENTS (for the header).
+# Environment: BENCH_RUNS, BENCH_FAILED, BENCH_QUICK, BENCH_ARCH,
+# BENCH_FRAGMENTS and BENCH_NOTE (a line for the header).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -36,11 +40,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # awk functions the programs below share: num() prints a figure with
-# four significant digits (no exponent for large ones), sortn() sorts
-# a[1..n] in place (insertion sort: n is small), median() of a sorted
-# a[1..n], kernels() fills kern[1..] with the kernels of have[] in
-# report order (base, the cuts of ATTRIB=1, stack, peer) and returns
-# their number.
+# four significant digits (no exponent for large ones), rnum() a ratio
+# with three decimals, sortn() sorts a[1..n] in place (insertion sort: n
+# is small), median() of a sorted a[1..n], spread() gives a[1..n] (sorted
+# on the way) as "median (min..max)", one figure where they agree,
+# kernels() fills kern[1..] with the kernels of have[] in report order
+# (base, the cuts of ATTRIB=1, stack, peer) and returns their number.
 awk_lib='
 function num(x) {
 	return (x >= 10000 || x <= -10000) ? sprintf("%.0f", x) : sprintf("%.4g", x)
@@ -54,6 +59,20 @@ function sortn(a, n,   i, j, x) {
 }
 function median(a, n) {
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function rnum(x) { return sprintf("%.3f", x) }
+# median (min..max) of the n values in a[1..n], fmt "r" for ratios
+function spread(a, n, fmt,   med, lo, hi) {
+	if (n == 0)
+		return "n/a"
+	sortn(a, n)
+	med = median(a, n)
+	if (fmt == "r") {
+		lo = rnum(a[1]); hi = rnum(a[n]); med = rnum(med)
+	} else {
+		lo = num(a[1]); hi = num(a[n]); med = num(med)
+	}
+	return lo == hi ? med : med " (" lo ".." hi ")"
 }
 function kernels(have, kern,   all, nall, i, nk) {
 	nall = split("base g0 g1 g2 g3 g4 g5 g6 g7 g8 stack peer", all, " ")
@@ -121,6 +140,13 @@ END {
 	echo "(\`configs/irqsoff.config\`), page benchmark only; irqsoff_max_us is the longest"
 	echo "IRQs-off section anywhere in the guest while each page run went (the tracer's"
 	echo "microseconds: instructions/1000 in icount mode), its sites are listed below."
+	if awk -F, '$3 == "lat" { found = 1; exit } END { exit !found }' "$csv"; then
+		echo "Variant **lat**: the same kernels built again with high-resolution timers"
+		echo "(\`configs/lat.config\`), bench/lat alone: Debian's cyclictest, one SCHED_FIFO"
+		echo "thread per CPU, wake-up latency (us) while no load, then a page, a slab and a"
+		echo "memcg load ran on every CPU (see \"Wake-up latency\" below)."
+	fi
+	[ -z "${BENCH_NOTE:-}" ] || echo "Note: ${BENCH_NOTE}."
 } >"$tmp/report.md"
 
 # --- summary: the headline figures, per repetition -------------------------
@@ -129,20 +155,6 @@ END {
 # both are given as median (min..max) over the repetitions: a ratio is
 # only as good as its range.
 tail -n +2 "$csv" | awk -F, "$awk_lib"'
-function rnum(x) { return sprintf("%.3f", x) }
-# median (min..max) of the n values in a[1..n], with fmt
-function spread(a, n, fmt,   med, lo, hi) {
-	if (n == 0)
-		return "n/a"
-	sortn(a, n)
-	med = median(a, n)
-	if (fmt == "r") {
-		lo = rnum(a[1]); hi = rnum(a[n]); med = rnum(med)
-	} else {
-		lo = num(a[1]); hi = num(a[n]); med = num(med)
-	}
-	return lo == hi ? med : med " (" lo ".." hi ")"
-}
 function has(k) { return k in v }
 # The figure id of kernel k, mode m, repetition r; "" when not measured.
 function fig(k, m, r, id,   row, a, b, i, x, best) {
@@ -189,6 +201,12 @@ END {
 	f_id[++nf] = "kmem:memcg:slab_B";	f_name[nf] = "Slab bytes per memory cgroup"
 	f_id[++nf] = "kmem:memcg:percpu_B";	f_name[nf] = "Percpu bytes per memory cgroup"
 	f_id[++nf] = "irqsoff";			f_name[nf] = "longest IRQs-off section under the page benchmark (us)"
+	nl = split("idle page slab memcg", lload, " ")
+	split("no load|page load|slab load|memcg load", lname, "|")
+	for (i = 1; i <= nl; i++) {
+		f_id[++nf] = "lat:lat-" lload[i] ":max_us";	f_name[nf] = "cyclictest max (us), " lname[i]
+		f_id[++nf] = "lat:lat-" lload[i] ":p99_9_us";	f_name[nf] = "cyclictest p99.9 (us), " lname[i]
+	}
 	f_id[++nf] = "kmem:wis-unix1-t1:ops_s";	f_name[nf] = "will-it-scale unix1, 1 task (ops/s, higher is better)"
 	f_id[++nf] = "kmem:wis-unix1-t2:ops_s";	f_name[nf] = "will-it-scale unix1, 2 tasks"
 	f_id[++nf] = "kmem:wis-page_fault-t1:ops_s"; f_name[nf] = "will-it-scale page_fault, 1 task"
@@ -341,6 +359,282 @@ END {
 			printf "\nUpstream reached an overhead ratio of 0.58 for 32 B and 0.43 for 4 KiB objects (Waiman Long'"'"'s table in the cover letter of \"mm/memcg: Reduce kmemcache memory accounting overhead\" v6, whose patches are 20210506150007.16288-2..5-longman@redhat.com on lore).  Rows slab-root-*: the same loop in the root memory cgroup, where nothing is charged.  For v6.7, Roman Gushchin'"'"'s cover letter of \"mm: improve performance of accounted kernel memory allocations\" v5 (lore 20231019225346.1822282-1-roman.gushchin@linux.dev) gives 1M kmalloc(64) in 84548 -> 59078 us in a user cgroup, 48342 -> 31501 us in the root one, 29764 us with kmem accounting off: overhead ratios of 0.54 and 0.09.\n"
 	}
 }' "$tmp/stats" >>"$tmp/report.md"
+
+# --- wake-up latency (variant lat) ---------------------------------------------
+# bench/lat prints each load's cyclictest figures (results.csv, variant
+# lat: max_us, p99_9_us, ...) and its histogram, which bench.sh collects
+# into lathist.csv beside the results: "kernel,mode,rep,load,us,count",
+# one line per non-empty step (1 us; 10 ns in icount mode, "us" then
+# with decimals; all CPUs summed) and one "us" of ">=N" for the wake-ups
+# past the histogram's N us.  Per mode: the maximum and the 99.9th
+# percentile of each load, each with its ratio to base computed within a
+# repetition, and what those ratios allow to be said; then the
+# histograms, the repetitions summed, in log-scale bins (a table, as many
+# bins to an octave as keep it within 12 columns), and latency.png when
+# gnuplot is here: per mode and load, the share of wake-ups at least x us
+# late.
+lathist=${csv%/*}/lathist.csv
+lat_png=$out/latency.png
+rm -f "$lat_png"
+if awk -F, '$3 == "lat" { found = 1; exit } END { exit !found }' "$csv"; then
+	{
+		printf '\n## Wake-up latency (variant lat)\n\n'
+		printf 'cyclictest (Debian'"'"'s rt-tests), one SCHED_FIFO thread per CPU at priority 95,\n'
+		printf 'each waking every interval with an absolute clock_nanosleep(); a figure is how\n'
+		printf 'late it woke, in us, while each load ran on every CPU at normal priority (idle:\n'
+		printf 'none).  p99.9: the smallest bucket (1 us; in icount mode 1 ns, an instruction)\n'
+		printf 'with at least 99.9%% of the wake-ups, the overflows counted, at or below it.\n'
+		printf 'The histograms below are in whole us.  Each figure and its ratio to base are\n'
+		printf 'computed within a repetition; "no worse than base" is said only where the ratio\n'
+		printf 'is at most 1 in every repetition (two or more), "worse" only where it is above 1\n'
+		printf 'in every one; otherwise the ranges overlap and nothing is claimed.  In tcg mode\n'
+		printf 'the host'"'"'s scheduling of the vCPU threads is part of every figure.\n'
+	} >>"$tmp/report.md"
+	tail -n +2 "$csv" | awk -F, "$awk_lib"'
+	function verdict(r, n,   i, lo, hi) {
+		if (n < 2)
+			return "one repetition: no claim"
+		lo = hi = r[1]
+		for (i = 2; i <= n; i++) {
+			if (r[i] < lo) lo = r[i]
+			if (r[i] > hi) hi = r[i]
+		}
+		if (hi < 1)
+			return "no worse than base (lower in every repetition)"
+		if (hi <= 1)
+			return "no worse than base"
+		if (lo > 1)
+			return "worse than base in every repetition"
+		return "within the spread: no claim"
+	}
+	# A p99.9 whose rank lies past the histogram is its limit, a lower
+	# bound (bench/lat): then no claim is made of that row.
+	NF == 8 && $3 == "lat" && ($6 == "samples" || $6 == "overflows") {
+		cnt[$1, $2, $4, $5, $6] = $7 + 0
+		next
+	}
+	NF == 8 && $3 == "lat" && ($6 == "max_us" || $6 == "p99_9_us") {
+		v[$1, $2, $4, $5, $6] = $7 + 0
+		have[$1] = 1
+		if (!($2 in seenmode)) { seenmode[$2] = 1; modes[++nmodes] = $2 }
+		if (!(($2, $4) in seenrep)) { seenrep[$2, $4] = 1; reps[$2, ++nrep[$2]] = $4 }
+		if (!($5 in seenrow)) { seenrow[$5] = 1; rows[++nrows] = $5 }
+	}
+	END {
+		nk = kernels(have, kern)
+		# The loads in bench/lat order, others after them.
+		n = split("lat-idle lat-page lat-slab lat-memcg", order, " ")
+		nr = 0
+		for (i = 1; i <= n; i++)
+			if (order[i] in seenrow) { row[++nr] = order[i]; placed[order[i]] = 1 }
+		for (i = 1; i <= nrows; i++)
+			if (!(rows[i] in placed)) row[++nr] = rows[i]
+		for (k in v) {
+			split(k, f, SUBSEP)
+			if (f[5] != "p99_9_us")
+				continue
+			c = f[1] SUBSEP f[2] SUBSEP f[3] SUBSEP f[4]
+			if (!((c, "samples") in cnt) || !((c, "overflows") in cnt))
+				continue
+			n = cnt[c, "samples"]
+			if (n - cnt[c, "overflows"] < int((n * 999 + 999) / 1000))
+				lbound[k] = 1
+		}
+		split("max_us p99_9_us", met, " ")
+		fname["max_us"] = "max (us)"; fname["p99_9_us"] = "p99.9 (us)"
+		# tcg first, as in the tables above
+		for (mi = 2; mi <= nmodes; mi++)
+			if (modes[mi] == "tcg") { modes[mi] = modes[1]; modes[1] = "tcg" }
+		for (mi = 1; mi <= nmodes; mi++) {
+			m = modes[mi]
+			printf "\n### %s\n\n| load | figure | n | base |", m
+			for (i = 2; i <= nk; i++) printf " %s | %s/base | %s against base |", kern[i], kern[i], kern[i]
+			printf "\n| --- | --- | --- | --- |"
+			for (i = 2; i <= nk; i++) printf " --- | --- | --- |"
+			printf "\n"
+			for (ri = 1; ri <= nr; ri++) {
+				for (q = 1; q <= 2; q++) {
+					line = ""
+					maxn = 0
+					for (i = 1; i <= nk; i++) {
+						nv = 0; nrat = 0; nlb = 0
+						delete val; delete rat
+						for (j = 1; j <= nrep[m]; j++) {
+							r = reps[m, j]
+							k = kern[i] SUBSEP m SUBSEP r SUBSEP row[ri] SUBSEP met[q]
+							if (!(k in v))
+								continue
+							val[++nv] = v[k]
+							b = "base" SUBSEP m SUBSEP r SUBSEP row[ri] SUBSEP met[q]
+							if ((k in lbound) || (b in lbound)) {
+								nlb++
+								if (k in lbound)
+									notes[m] = notes[m] sprintf("\n- %s, %s load, repetition %s: the p99.9 lies past the histogram (%s us or more)", kern[i], substr(row[ri], 5), r, num(v[k]))
+							}
+							if (i > 1 && (b in v) && (v[b] > 0 || v[k] == 0))
+								rat[++nrat] = v[b] > 0 ? v[k] / v[b] : 1
+						}
+						if (nv > maxn)
+							maxn = nv
+						if (i > 1) {
+							vd = nrat ? verdict(rat, nrat) : "-"
+							if (nlb)
+								vd = "past the histogram: no claim"
+							line = line " " spread(val, nv, "v") " | " (nrat ? spread(rat, nrat, "r") : "-") " | " vd " |"
+						} else {
+							line = line " " spread(val, nv, "v") " |"
+						}
+					}
+					if (maxn)
+						printf "| %s | %s | %d |%s\n", substr(row[ri], 5), fname[met[q]], maxn, line
+				}
+			}
+			if (m in notes)
+				printf "\nWhere the p99.9 is a lower bound:%s\n", notes[m]
+		}
+	}' >>"$tmp/report.md" || die "$csv: latency table failed"
+	if [ -s "$lathist" ]; then
+		head -n 1 "$lathist" | grep -qx 'kernel,mode,rep,load,us,count' ||
+			die "$lathist: not a lat histogram file (wrong header)"
+		tail -n +2 "$lathist" | awk -F, -v plot="$tmp/lat" "$awk_lib"'
+		# Log-scale bins: B to an octave, bin k from 2^(k/B) us up to
+		# the next; one bin, -1, below 1 us.
+		function bin(u, b) {
+			return u < 1 ? -1 : int(log(u) / log(2) * b + 1e-9)
+		}
+		NF != 6 || ($5 !~ /^[0-9]+(\.[0-9]+)?$/ && $5 !~ /^>=[0-9]+$/) || $6 !~ /^[0-9]+$/ {
+			printf "bench-report.sh: lathist.csv line %d: malformed: %s\n", NR + 1, $0 > "/dev/stderr"
+			bad = 1; next
+		}
+		{
+			k = $2 SUBSEP $4 SUBSEP $1
+			have[$1] = 1
+			if (!($2 in seenmode)) { seenmode[$2] = 1; modes[++nmodes] = $2 }
+			if (!(($2, $4) in seenload)) { seenload[$2, $4] = 1; loads[$2, ++nloads[$2]] = $4 }
+			if (!(($2, $4, $1, $3) in seenrep)) { seenrep[$2, $4, $1, $3] = 1; nrep[k]++ }
+			tot[k] += $6
+			if ($5 ~ /^>=/) {
+				over[k] += $6
+				u = lim[$2] = substr($5, 3) + 0
+			} else {
+				u = $5 + 0
+				if (!($2 in umin) || u < umin[$2]) umin[$2] = u
+				if (!($2 in umax) || u > umax[$2]) umax[$2] = u
+			}
+			# The repetitions summed, per step of the guest'"'"'s lines.
+			pc[k, u] += $6
+			if (!((k, u) in seenus)) { seenus[k, u] = 1; us[k, ++nus[k]] = u }
+		}
+		END {
+			if (bad)
+				exit 1
+			nk = kernels(have, kern)
+			no = split("idle page slab memcg", order, " ")
+			for (mi = 2; mi <= nmodes; mi++)
+				if (modes[mi] == "tcg") { modes[mi] = modes[1]; modes[1] = "tcg" }
+			for (mi = 1; mi <= nmodes; mi++) {
+				m = modes[mi]
+				# The finest bins that keep the mode within 12 columns.
+				for (bpo = 8; bpo > 1; bpo /= 2)
+					if (!(m in umax) || bin(umax[m], bpo) - bin(umin[m], bpo) < 12)
+						break
+				lo = (m in umin) ? bin(umin[m], bpo) : 0
+				hi = (m in umax) ? bin(umax[m], bpo) : -1
+				printf "\n### Histogram, %s: wake-ups per latency bin, the repetitions summed\n\n", m
+				printf "A column counts the wake-ups from its figure (us) up to the next one'"'"'s.\n\n"
+				printf "| load | kernel | n | wake-ups |"
+				for (b = lo; b <= hi; b++) printf " %s |", (b < 0 ? "0" : num(2 ^ (b / bpo)))
+				if (m in lim) printf " >=%s |", lim[m]
+				printf "\n| --- | --- | --- | --- |"
+				for (b = lo; b <= hi; b++) printf " --- |"
+				if (m in lim) printf " --- |"
+				printf "\n"
+				# The loads in bench/lat order, others after them.
+				nl = 0
+				delete placed
+				for (j = 1; j <= no; j++)
+					if ((m, order[j]) in seenload) { ld[++nl] = order[j]; placed[order[j]] = 1 }
+				for (j = 1; j <= nloads[m]; j++)
+					if (!(loads[m, j] in placed)) ld[++nl] = loads[m, j]
+				for (li = 1; li <= nl; li++) {
+					l = ld[li]
+					for (i = 1; i <= nk; i++) {
+						k = m SUBSEP l SUBSEP kern[i]
+						if (!(k in tot))
+							continue
+						delete c
+						n = nus[k]
+						for (j = 1; j <= n; j++) {
+							s[j] = us[k, j]
+							if (!(m in lim) || s[j] != lim[m] || !(k in over))
+								c[bin(s[j], bpo)] += pc[k, s[j]]
+						}
+						printf "| %s | %s | %d | %d |", l, kern[i], nrep[k], tot[k]
+						for (b = lo; b <= hi; b++)
+							printf " %s |", (b in c) ? c[b] : ""
+						if (m in lim)
+							printf " %s |", (k in over) ? over[k] : ""
+						printf "\n"
+						# One data file per panel and kernel: each
+						# step and the share of wake-ups at least
+						# that late (the overflows at the limit).
+						f = plot "." m "." l "." kern[i]
+						sortn(s, n)
+						left = tot[k]
+						for (j = 1; j <= n; j++) {
+							printf "%s %.9g\n", (s[j] ? s[j] : 0.5), left / tot[k] > f
+							left -= pc[k, s[j]]
+						}
+						close(f)
+					}
+				}
+			}
+		}' >>"$tmp/report.md" || die "$lathist has malformed lines"
+		if [ "${NO_PLOT:-}" = 1 ] || ! command -v gnuplot >/dev/null 2>&1; then
+			printf '\n(latency.png not drawn: %s)\n' \
+				"$([ "${NO_PLOT:-}" = 1 ] && echo NO_PLOT=1 || echo 'gnuplot missing: apt-get install gnuplot-nox')" \
+				>>"$tmp/report.md"
+		else
+			# One panel per mode and load, a line per kernel.
+			lmodes=$(tail -n +2 "$lathist" | cut -d, -f2 | awk '!seen[$0]++' | sort -r)
+			lloads=$(tail -n +2 "$lathist" | cut -d, -f4 | awk '!seen[$0]++')
+			nm=$(echo "$lmodes" | wc -l)
+			nl=$(echo "$lloads" | wc -l)
+			{
+				echo "set terminal pngcairo size $((nl * 420)),$((nm * 340)) noenhanced"
+				echo "set output \"$lat_png\""
+				echo "set logscale xy"
+				echo "set format y \"%g\""
+				echo "set style data fsteps"
+				echo "set grid"
+				echo "set key top right"
+				echo "set xlabel \"wake-up latency x (us; 0 drawn at 0.5)\""
+				echo "set ylabel \"share of wake-ups >= x\""
+				echo "set arrow from graph 0, first 0.001 to graph 1, first 0.001 nohead dt 2"
+				echo "set multiplot layout $nm,$nl title \"cyclictest: share of wake-ups at least x us late, repetitions summed (dashed: 0.1%, the p99.9)\""
+				for m in $lmodes; do
+					for l in $lloads; do
+						echo "set title \"$m, $l\""
+						p=
+						for f in "$tmp/lat.$m.$l."*; do
+							[ -e "$f" ] || continue
+							p="${p:+$p, }\"$f\" using 1:2 title \"${f##*.}\""
+						done
+						if [ -n "$p" ]; then
+							echo "plot $p"
+						else
+							echo "set multiplot next"
+						fi
+					done
+				done
+				echo "unset multiplot"
+			} >"$tmp/latency.gp"
+			gnuplot "$tmp/latency.gp" >"$tmp/gnuplot-lat.log" 2>&1 ||
+				{ cat "$tmp/gnuplot-lat.log" >&2; die "gnuplot failed on latency.png"; }
+			printf '\n![latency](latency.png)\n' >>"$tmp/report.md"
+		fi
+	fi
+fi
 
 # --- irqsoff sites -------------------------------------------------------------
 # bench/page prints "mm510-irqsoff: ROW US started=F ended=F stack=A<B<C"

@@ -20,6 +20,16 @@
 # "irqsoff", the longest IRQs-off section while each page run goes
 # (bench/page prints nothing else on such a kernel: the tracer's hooks
 # change every other figure).
+# With lat among the benchmarks (BENCHES; the default on the debian-rt
+# tree, bench-rt) each kernel is built once more with high-resolution
+# timers (configs/lat.config) and booted once per repetition and mode
+# for bench/lat alone: variant "lat", Debian's cyclictest (rt-tests),
+# one SCHED_FIFO thread per CPU, while the idle guest, then a page, a
+# slab and a memcg load run; each load's maximum and 99.9th percentile
+# wake-up latency ("mm510-bench:" lines; in icount mode from a histogram
+# of nanoseconds, guest instructions, not microseconds) and its histogram
+# ("mm510-lathist:" lines, collected into lathist.csv).  x86 only: the
+# other arches' guests have no cyclictest, and lat is left out there.
 # With PROFILE=1 each kernel is built once more with ftrace's function
 # profiler (configs/profile.config) and booted once, in icount mode, for
 # the slab and page benchmarks with fewer operations: variant "profile",
@@ -45,7 +55,11 @@
 #   IRQSOFF=0|1   the irqsoff variant (default 1; QUICK: 0)
 #   PROFILE=0|1   the profile variant (default 0)
 #   PROFILE_OPS=N operations per profiled run (default 50000)
-#   BENCHES="slab page memcg wis"  benchmarks to run (tools/bench/*.c)
+#   BENCHES="slab page memcg wis"  benchmarks to run (tools/bench/*.c;
+#                 on the debian-rt tree the default adds lat)
+#   LAT_LOOPS=N   cyclictest's loops per thread and load of bench/lat, one
+#                 each LAT_INTERVAL us (default 10000; QUICK: 2000)
+#   LAT_INTERVAL=US  cyclictest's interval (default 1000)
 #   BENCH_OPS=N   operations per slab/page run (default 1000000)
 #   ATTRIB=1      also the stack cut after each group of the series but
 #                 the last (kernels g1..g4 for groups 1-5; the full stack
@@ -87,6 +101,7 @@ if [ "$quick" = 1 ]; then
 	ops=${BENCH_OPS:-200000}
 	wis_secs=${WIS_SECS:-2}
 	memcgs=${MEMCGS:-200}
+	lat_loops=${LAT_LOOPS:-2000}
 else
 	reps=${REPS:-5}
 	modes=${MODES:-tcg icount}
@@ -95,14 +110,42 @@ else
 	ops=${BENCH_OPS:-1000000}
 	wis_secs=${WIS_SECS:-5}
 	memcgs=${MEMCGS:-1000}
+	lat_loops=${LAT_LOOPS:-10000}
 fi
-benches=${BENCHES:-slab page memcg wis}
+lat_interval=${LAT_INTERVAL:-1000}
+[[ $lat_loops =~ ^[1-9][0-9]*$ ]] || die "LAT_LOOPS must be a positive number, not '$lat_loops'"
+[[ $lat_interval =~ ^[1-9][0-9]*$ ]] || die "LAT_INTERVAL must be a positive number of us, not '$lat_interval'"
+# Wake-up latency is what RT users measure: on the RT tree the default
+# set has the lat benchmark too (two more kernels and boots; on the
+# vanilla tree ask for it in BENCHES).
+default_benches="slab page memcg wis"
+[ "$TR_NAME" != debian-rt ] || default_benches="$default_benches lat"
+benches=${BENCHES:-$default_benches}
 for b in $benches; do
 	[ -f "$TOP/tools/bench/$b.c" ] || die "no benchmark '$b' (tools/bench/$b.c)"
 done
 for m in $modes; do
 	case $m in tcg|icount) ;; *) die "unknown mode '$m' (tcg, icount)" ;; esac
 done
+# lat runs in a variant of its own (high-resolution timers, the guest's
+# cyclictest); the others share the kmem boot.
+lat=0
+rest=
+for b in $benches; do
+	if [ "$b" = lat ]; then
+		lat=1
+	else
+		rest=${rest:+$rest }$b
+	fi
+done
+benches=$rest
+lat_note=
+if [ "$lat" = 1 ] && [ "$SC_ARCH" != x86 ]; then
+	lat_note="lat skipped: the $SC_ARCH guests have no cyclictest (Debian's rt-tests is copied into x86 guests only)"
+	msg "$lat_note"
+	lat=0
+fi
+[ -n "$benches" ] || [ "$lat" = 1 ] || die "no benchmark left to run (BENCHES=${BENCHES:-})"
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$reps'"
 case $irqsoff in 0|1) ;; *) die "IRQSOFF must be 0 or 1, not '$irqsoff'" ;; esac
 profile=${PROFILE:-0}
@@ -183,7 +226,11 @@ keep() {
 # Release names, for the report's header: the banner of an uncompressed
 # Image (arm64), else bzImage's kernel_version string.
 release_of() {
-	local img=$out/kernels/$1/$SC_IMAGE r
+	local img=$out/kernels/$1/$SC_IMAGE r v
+	# A kernel built only as a variant (BENCHES=lat) has the same release.
+	for v in irqsoff profile lat; do
+		[ -f "$img" ] || img=$out/kernels/$1-$v/$SC_IMAGE
+	done
 	r=$(strings "$img" | sed -n 's/^Linux version \([0-9][^ ]*\) (.*/\1/p' | sed -n 1p)
 	[ -n "$r" ] || r=$(strings "$img" | sed -n 's/^\([0-9][0-9.]*[^ ]*\) (.*/\1/p' | sed -n 1p)
 	echo "$r"
@@ -230,15 +277,18 @@ build_kernel() {
 }
 
 for k in $kernels; do
-	names=$k
+	# The kernel itself only when a benchmark besides lat boots it.
+	names=
+	[ -z "$benches" ] || names=$k
 	[ "$irqsoff" = 1 ] && names="$names $k-irqsoff"
 	[ "$profile" = 1 ] && names="$names $k-profile"
+	[ "$lat" = 1 ] && names="$names $k-lat"
 	for n in $names; do
 		if [ "${BENCH_REUSE:-}" = 1 ] && [ -f "$out/kernels/$n/mm510-initramfs.cpio" ]; then
 			msg "$n: reusing $out/kernels/$n (BENCH_REUSE=1)"
 			continue
 		fi
-		# A variant's fragment is its name: irqsoff, profile.
+		# A variant's fragment is its name: irqsoff, profile, lat.
 		frag=
 		[ "$n" = "$k" ] || frag=${n#"$k"-}
 		build_kernel "$k" "$n" "$frag"
@@ -265,12 +315,13 @@ rm -rf "$out/logs"
 mkdir -p "$out/logs"
 echo "kernel,mode,variant,rep,name,metric,value,unit" >"$csv.part"
 echo "kernel,row,ops,function,calls,ns" >"$out/profile.csv.part"
+echo "kernel,mode,rep,load,us,count" >"$out/lathist.csv.part"
 failed=0
 runs=0
 start=$(date +%s)
 for rep in $(seq 1 "$reps"); do
 	for mode in $modes; do
-		for variant in kmem nokmem irqsoff profile; do
+		for variant in kmem nokmem irqsoff profile lat; do
 			kdir=
 			vops=$ops
 			case $variant in
@@ -288,6 +339,12 @@ for rep in $(seq 1 "$reps"); do
 				args=mm510.bench_profile=1
 				vops=$profile_ops
 				kdir=-profile ;;
+			lat)	tests=
+				[ "$lat" = 1 ] && tests=bench/lat
+				# Guest instructions: a histogram of ns.
+				args=
+				[ "$mode" = icount ] && args=mm510.bench_lat_ns=1
+				kdir=-lat ;;
 			esac
 			[ -n "$tests" ] || continue
 			for k in $kernels; do
@@ -300,7 +357,7 @@ for rep in $(seq 1 "$reps"); do
 				case $k in g[0-9]*) tree=stack ;; esac
 				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k$kdir TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount QUIET=1 \
 					BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
-					BOOT_ARGS="$args mm510.bench_ops=$vops mm510.bench_secs=$wis_secs mm510.bench_memcgs=$memcgs mm510.timeout=3000" \
+					BOOT_ARGS="$args mm510.bench_ops=$vops mm510.bench_secs=$wis_secs mm510.bench_memcgs=$memcgs mm510.bench_lat_loops=$lat_loops mm510.bench_lat_interval=$lat_interval mm510.timeout=3000" \
 					"$TOP/ci/boot.sh" "$sc" >"$log.verdict" 2>&1; then
 					msg "FAILED: $(tail -n 1 "$log.verdict")"
 					failed=$((failed + 1))
@@ -317,6 +374,10 @@ for rep in $(seq 1 "$reps"); do
 				sed -n 's/\r$//; s/^mm510-profile: //p' "$log" |
 					awk -v k="$k" 'NF == 5 { printf "%s,%s,%s,%s,%s,%s\n", k, $1, $2, $3, $4, $5 }' \
 					>>"$out/profile.csv.part"
+				sed -n 's/\r$//; s/^mm510-lathist: //p' "$log" |
+					awk -v k="$k" -v m="$mode" -v r="$rep" \
+					'NF == 3 { printf "%s,%s,%s,%s,%s,%s\n", k, m, r, $1, $2, $3 }' \
+					>>"$out/lathist.csv.part"
 			done
 		done
 	done
@@ -327,13 +388,18 @@ if [ "$profile" = 1 ]; then
 else
 	rm -f "$out/profile.csv.part" "$out/profile.csv"
 fi
+if [ "$lat" = 1 ]; then
+	mv "$out/lathist.csv.part" "$out/lathist.csv"
+else
+	rm -f "$out/lathist.csv.part" "$out/lathist.csv"
+fi
 msg "$runs boots in $(( $(date +%s) - start )) s, $failed failed; raw results: $csv"
 
 # --- report -----------------------------------------------------------------
 for k in $kernels; do
 	echo "$k $(release_of "$k")"
 done >"$out/kernels.txt"
-BENCH_KERNELS=$out/kernels.txt BENCH_FAILED=$failed BENCH_RUNS=$runs BENCH_QUICK=$quick \
+BENCH_KERNELS=$out/kernels.txt BENCH_FAILED=$failed BENCH_RUNS=$runs BENCH_QUICK=$quick BENCH_NOTE=$lat_note \
 	BENCH_ARCH=$SC_ARCH BENCH_TREE=$TR_NAME BENCH_FRAGMENTS="${SC_KEY//+/, }" \
 	"$TOP/ci/bench-report.sh" "$csv" "$out"
 cat "$out/report.md"

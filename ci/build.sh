@@ -184,6 +184,33 @@ ksft=$tools/kselftest-$(basename "$tree")
 	cat "$tools-kselftest.log" >&2
 	die "the tree's cgroup selftests failed to build for $SC_ARCH (log: $tools-kselftest.log)"
 }
+# make bench's lat variant (configs/lat.config) runs Debian's cyclictest
+# (rt-tests) in the guest, the one dynamically linked program there: its
+# x86 kernels' initramfs carries /usr/bin/cyclictest, the shared
+# libraries ldd names and the ELF interpreter, each at the path the host
+# has it (the loader finds them in its default folders, without
+# ld.so.cache).  Other arches go without, and bench/lat says so.
+dyn=()
+if [ "$SC_TIER" = bench ] && [ "$SC_ARCH" = x86 ] && in_list lat "${SC_FRAGMENTS[@]}"; then
+	need cyclictest rt-tests
+	need readelf binutils
+	ct=/usr/bin/cyclictest
+	[ -x "$ct" ] || die "$ct not found: install it with 'apt-get install rt-tests'"
+	interp=$(readelf -l "$ct" | sed -n 's/.*\[Requesting program interpreter: \(.*\)\]$/\1/p')
+	[ -n "$interp" ] || die "$ct has no ELF interpreter: not the dynamically linked program of Debian's rt-tests"
+	ldd "$ct" >"$cfgtmp/ldd.out" 2>&1 || {
+		cat "$cfgtmp/ldd.out" >&2; die "ldd $ct failed"; }
+	! grep -q 'not found' "$cfgtmp/ldd.out" || {
+		cat "$cfgtmp/ldd.out" >&2; die "$ct: a shared library it needs is missing on this host"; }
+	# ldd's lines: "name => /path (address)", "/path (address)" (the
+	# interpreter), and the vDSO, which has no file.
+	mapfile -t dyn < <({ echo "$ct"; echo "$interp"
+		awk '$2 == "=>" { print $3; next } $1 ~ /^\// { print $1 }' "$cfgtmp/ldd.out"; } |
+		awk '!seen[$0]++')
+	for f in "${dyn[@]}"; do
+		[ -f "$f" ] || die "$f (cyclictest's, from ldd) is not a file on this host"
+	done
+fi
 list=$cfgtmp/initramfs.list
 {
 	echo "dir /dev 0755 0 0"
@@ -209,6 +236,18 @@ list=$cfgtmp/initramfs.list
 		[ -f "$TOP/tools/bench/${t##*/}.c" ] || continue
 		echo "file /tests/bench/${t##*/} $t 0755 0 0"
 	done
+	# cyclictest and its libraries (lat variant, above): the folders
+	# of their paths, parents first, then the files.
+	if [ ${#dyn[@]} -gt 0 ]; then
+		for f in "${dyn[@]}"; do
+			d=${f%/*}
+			while [ -n "$d" ]; do echo "$d"; d=${d%/*}; done
+		done | sort -u | awk '!/^\/(dev|proc|sys|tmp|mnt|tests|modules|kselftest|etc)$/ {
+			print "dir " $0 " 0755 0 0" }'
+		for f in "${dyn[@]}"; do
+			echo "file $f $(readlink -f "$f") 0755 0 0"
+		done
+	fi
 	for m in "$moddir"/*.ko; do
 		[ -e "$m" ] || continue
 		[ -f "$TOP/tools/modules/$(basename "$m" .ko).c" ] || continue

@@ -610,8 +610,9 @@ t_bench_arch() {
 	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
 }
 
-# The RT tree's benchmarks (bench-rt) have no 6.1 peer, and IRQSOFF and
-# PROFILE are switches: all refused before anything is fetched or built.
+# The RT tree's benchmarks (bench-rt) have no 6.1 peer, IRQSOFF and
+# PROFILE are switches, LAT_LOOPS a number, and lat has no arm64 guest:
+# all refused before anything is fetched or built.
 t_bench_bad_options() {
 	local b=$scratch/b-bench
 	expect_fail "the debian-rt tree has no 6.1 peer" \
@@ -620,6 +621,11 @@ t_bench_bad_options() {
 		env IRQSOFF=yes BUILD="$b" "$TOP/ci/bench.sh"
 	expect_fail "PROFILE must be 0 or 1, not 'yes'" \
 		env PROFILE=yes BUILD="$b" "$TOP/ci/bench.sh"
+	expect_fail "LAT_LOOPS must be a positive number, not 'many'" \
+		env SCENARIO=rt LAT_LOOPS=many BUILD="$b" "$TOP/ci/bench.sh"
+	# lat alone on arm64: its guests have no cyclictest, nothing is left.
+	expect_fail "lat skipped: the arm64 guests have no cyclictest" \
+		env SCENARIO=arm64 BENCHES=lat BUILD="$b" "$TOP/ci/bench.sh"
 	[ ! -e "$b/obj" ] && [ ! -e "$b/linux" ] || { echo "something was built"; return 1; }
 }
 
@@ -1337,6 +1343,122 @@ t_bench_report_summary() {
 	:
 }
 
+# A histogram file as cyclictest --histfile writes it: cyc_hist FILE
+# BUCKETS "MAX..." "OVERFLOWS..." THREAD:US:COUNT..., one MAX and one
+# OVERFLOWS a thread (its Max Latencies and Histogram Overflows lines).
+cyc_hist() {
+	local f=$1 size=$2 maxes=$3 ovf=$4
+	shift 4
+	awk -v size="$size" -v maxes="$maxes" -v ovf="$ovf" -v spec="$*" 'BEGIN {
+		nt = split(maxes, mx, " "); split(ovf, ov, " ")
+		ns = split(spec, sp, " ")
+		for (i = 1; i <= ns; i++) {
+			split(sp[i], x, ":")
+			c[x[1], x[2]] += x[3]; t[x[1]] += x[3]; sum[x[1]] += x[2] * x[3]
+		}
+		print "# Histogram"
+		for (b = 0; b < size; b++) {
+			printf "%06d", b
+			for (j = 0; j < nt; j++) printf " %06d", c[j, b]
+			printf "\n"
+		}
+		printf "# Total:"; for (j = 0; j < nt; j++) printf " %09d", t[j]; printf "\n"
+		printf "# Min Latencies:"; for (j = 0; j < nt; j++) printf " %05d", 1; printf "\n"
+		printf "# Avg Latencies:"
+		for (j = 0; j < nt; j++) printf " %05d", int(sum[j] / (t[j] + ov[j + 1])); printf "\n"
+		printf "# Max Latencies:"; for (j = 0; j < nt; j++) printf " %05d", mx[j + 1]; printf "\n"
+		printf "# Histogram Overflows:"; for (j = 0; j < nt; j++) printf " %05d", ov[j + 1]; printf "\n"
+		printf "# Histogram Overflow at cycle number:\n"
+		for (j = 0; j < nt; j++) printf "# Thread %d:\n", j
+	}' >"$f"
+}
+
+# The lat variant (cyclictest): bench/lat, built here, reads canned
+# histogram files (--parse): the p99.9 is the smallest bucket with 99.9%
+# of the wake-ups at or below it, overflows counted (past the histogram:
+# its limit, a lower bound), the maximum is cyclictest's own.  The
+# report gives each load's max and p99.9 with their per-repetition
+# ratios, says "no worse" or "worse" only where every ratio is on one
+# side of 1, nothing on one repetition or a lower bound, and tabulates
+# the histograms.  2 threads of 1000 wake-ups: rank 1998.
+t_bench_report_lat() {
+	local d=$scratch/bench-lat r=$scratch/bench-lat/report.md lat=$scratch/lat h=$scratch/lat.hist
+	mkdir -p "$d"
+	gcc -O2 -Wall -I"$TOP/tools/lib" -o "$lat" "$TOP/tools/bench/lat.c" "$TOP/tools/lib/mmt.c" -lpthread
+	echo 'kernel,mode,variant,rep,name,metric,value,unit' >"$d/results.csv"
+	echo 'kernel,mode,rep,load,us,count' >"$d/lathist.csv"
+	# KERNEL MODE REP LOAD: the figures of $h, collected as bench.sh does.
+	collect() {
+		"$lat" --parse "$4" "$h" >"$h.out"
+		sed -n 's/^mm510-bench: //p' "$h.out" |
+			awk -v k="$1" -v m="$2" -v r="$3" \
+			'NF == 4 { printf "%s,%s,lat,%s,%s,%s,%s,%s\n", k, m, r, $1, $2, $3, $4 }' >>"$d/results.csv"
+		sed -n 's/^mm510-lathist: //p' "$h.out" |
+			awk -v k="$1" -v m="$2" -v r="$3" \
+			'NF == 3 { printf "%s,%s,%s,%s,%s,%s\n", k, m, r, $1, $2, $3 }' >>"$d/lathist.csv"
+	}
+	# page: lower p99.9 on the stack in both repetitions, max either way.
+	cyc_hist "$h" 100 "40 6" "0 0" 0:5:997 0:9:2 0:40:1 1:6:1000
+	"$lat" --parse page "$h" >"$h.out"
+	grep -qx 'mm510-bench: lat-page p99_9_us 9.000 us' "$h.out" &&
+		grep -qx 'mm510-bench: lat-page max_us 40.000 us' "$h.out" &&
+		grep -qx 'mm510-bench: lat-page samples 2000.000 samples' "$h.out" &&
+		grep -qx 'mm510-lathist: page 6 1000' "$h.out" ||
+		{ echo "lat --parse: wrong figures"; cat "$h.out"; return 1; }
+	# In nanoseconds (-N, icount mode): figures in us, histogram lines in
+	# steps of 10 ns.
+	cyc_hist "$h.ns" 100000 "45000 2500" "0 1" 0:2400:997 0:2405:1 0:3100:1 0:45000:1 1:2500:999
+	"$lat" --parse page "$h.ns" ns >"$h.out"
+	grep -qx 'mm510-bench: lat-page p99_9_us 3.100 us' "$h.out" &&
+		grep -qx 'mm510-bench: lat-page max_us 45.000 us' "$h.out" &&
+		grep -qx 'mm510-lathist: page 2.40 998' "$h.out" &&
+		grep -qx 'mm510-lathist: page 45.00 1' "$h.out" &&
+		grep -qx 'mm510-lathist: page >=100 1' "$h.out" ||
+		{ echo "lat --parse ns: wrong figures"; cat "$h.out"; return 1; }
+	collect base icount 1 page
+	cyc_hist "$h" 100 "42 6" "0 0" 0:5:997 0:10:2 0:42:1 1:6:1000; collect base icount 2 page
+	cyc_hist "$h" 100 "30 6" "0 0" 0:5:997 0:8:2 0:30:1 1:6:1000; collect stack icount 1 page
+	cyc_hist "$h" 100 "45 6" "0 0" 0:5:997 0:8:2 0:45:1 1:6:1000; collect stack icount 2 page
+	# slab: 1997 wake-ups at 4 us are one short of the rank.
+	for rep in 1 2; do
+		cyc_hist "$h" 100 "4 12" "0 0" 0:4:1000 1:4:999 1:12:1; collect base icount $rep slab
+		cyc_hist "$h" 100 "20 4" "0 0" 0:4:997 0:20:3 1:4:1000; collect stack icount $rep slab
+	done
+	# idle: the stack's second repetition has its rank past the histogram.
+	for rep in 1 2; do
+		cyc_hist "$h" 100 "3 3" "0 0" 0:2:1000 1:3:1000; collect base icount $rep idle
+	done
+	cyc_hist "$h" 100 "3 3" "0 0" 0:2:1000 1:3:1000; collect stack icount 1 idle
+	cyc_hist "$h" 100 "250 3" "3 0" 0:2:997 1:3:1000; collect stack icount 2 idle
+	grep -qx 'mm510-bench: lat-idle p99_9_us 100.000 us' "$h.out" &&
+		grep -qx 'mm510-lathist: idle >=100 3' "$h.out" ||
+		{ echo "lat --parse: overflows wrong"; cat "$h.out"; return 1; }
+	# tcg: one repetition only.
+	cyc_hist "$h" 100 "40 6" "0 0" 0:5:997 0:9:2 0:40:1 1:6:1000; collect base tcg 1 page
+	cyc_hist "$h" 100 "30 6" "0 0" 0:5:997 0:8:2 0:30:1 1:6:1000; collect stack tcg 1 page
+	NO_PLOT=1 "$TOP/ci/bench-report.sh" "$d/results.csv" "$d" >/dev/null
+	sed -n '/^## Summary$/,/^## Mode/p' "$r" >"$scratch/summary.md"
+	grep -qF '| cyclictest p99.9 (us), page load | 2 | 9.5 (9..10) | 8 | 0.844 (0.800..0.889) |' "$scratch/summary.md" &&
+		grep -qF '| cyclictest max (us), page load | 2 | 41 (40..42) | 37.5 (30..45) | 0.911 (0.750..1.071) |' "$scratch/summary.md" ||
+		{ echo "summary rows wrong"; cat "$r"; return 1; }
+	sed -n '/^## Wake-up latency/,$p' "$r" >"$scratch/lat.md"
+	grep -qF '| page | p99.9 (us) | 2 | 9.5 (9..10) | 8 | 0.844 (0.800..0.889) | no worse than base (lower in every repetition) |' "$scratch/lat.md" &&
+		grep -qF '| page | max (us) | 2 | 41 (40..42) | 37.5 (30..45) | 0.911 (0.750..1.071) | within the spread: no claim |' "$scratch/lat.md" &&
+		grep -qF '| slab | p99.9 (us) | 2 | 4 | 20 | 5.000 | worse than base in every repetition |' "$scratch/lat.md" &&
+		grep -qF '| idle | p99.9 (us) | 2 | 3 | 51.5 (3..100) | 17.167 (1.000..33.333) | past the histogram: no claim |' "$scratch/lat.md" &&
+		grep -qF -- '- stack, idle load, repetition 2: the p99.9 lies past the histogram (100 us or more)' "$scratch/lat.md" &&
+		grep -qF '| page | p99.9 (us) | 1 | 9 | 8 | 0.889 | one repetition: no claim |' "$scratch/lat.md" ||
+		{ echo "latency rows or claims wrong"; cat "$r"; return 1; }
+	grep -qF '| load | kernel | n | wake-ups | 2 | 2.828 | 4 | 5.657 | 8 | 11.31 | 16 | 22.63 | 32 | >=100 |' "$scratch/lat.md" &&
+		grep -qF '| idle | stack | 2 | 4000 | 1997 | 2000 |  |  |  |  |  |  |  | 3 |' "$scratch/lat.md" &&
+		grep -qF '| page | base | 2 | 4000 |  |  | 1994 | 2000 | 4 |  |  |  | 2 |  |' "$scratch/lat.md" &&
+		grep -qF '| slab | stack | 2 | 4000 |  |  | 3994 |  |  |  | 6 |  |  |  |' "$scratch/lat.md" ||
+		{ echo "histogram table wrong"; cat "$r"; return 1; }
+	[ "$(grep '^### ' "$scratch/lat.md" | tr '\n' '/')" = \
+		"### tcg/### icount/### Histogram, tcg: wake-ups per latency bin, the repetitions summed/### Histogram, icount: wake-ups per latency bin, the repetitions summed/" ] ||
+		{ echo "modes not in order tcg, icount"; cat "$r"; return 1; }
+}
+
 t_bench_report_malformed() {
 	printf 'kernel,mode,variant,rep,name,metric,value,unit\nbase,tcg,kmem,1,x,ns_op,fast,ns\n' \
 		>"$scratch/bad.csv"
@@ -1530,6 +1652,7 @@ pre)
 	run_case "bench: malformed results file" t_bench_report_malformed
 	run_case "bench: irqsoff rows and sites" t_bench_report_irqsoff
 	run_case "bench: profile tables" t_bench_report_profile
+	run_case "bench: cyclictest histograms to max, p99.9 and their claims" t_bench_report_lat
 	run_case "ci: a bad LAVA job or a half-configured lab is named" t_lava_bad_input
 	run_case "ci: GATE_POSITIONS that is not a range of patches" t_gate_positions
 	run_case "ci: gitlab-ci-local refuses a job the pipeline lacks" t_gitlab_unknown_job
