@@ -12,7 +12,9 @@
 # coccinelle), builds every scenario of tier "full" (and boots those
 # with a boot timeout: arm64-debug, slob) and checks what `make send`
 # writes.  Prints one line per check (name, pass/warn/fail, reason,
-# log), and ends with "N passed, N failed",
+# log), the step table (each step's wall time and kind: prepare, check,
+# compile, boot; also in build/logs/check-steps.txt) and the verdicts
+# again, and ends with "N passed, N failed",
 # counting each TAP test once; a warning counts as passed.
 
 . "$(dirname "$0")/lib.sh"
@@ -22,12 +24,15 @@
 lock_build
 mkdir -p "$BUILD/logs"
 logdir=$BUILD/logs
+# The step table (ci/report.sh) goes to the end of the output and here.
+STEPS_FILE=$logdir/check-steps.txt
+rm -f "$STEPS_FILE"
 
 # step NAME CMD...: a preparation step; the run cannot go on without it.
 step() {
 	local name=$1 log=$logdir/check-$1.log
 	shift
-	if "$@" >"$log" 2>&1; then
+	if timed prepare "$name" "$@" >"$log" 2>&1; then
 		record "$name" pass "ok" "$log"
 	else
 		record "$name" fail "$(grep -m1 'error:' "$log" || tail -n 1 "$log")" "$log"
@@ -40,7 +45,7 @@ step() {
 gates() {
 	local log=$logdir/check-$1.log
 	shift
-	"$TOP/ci/gates.sh" "$@" >"$log" 2>&1 || :
+	timed check "gates: $*" "$TOP/ci/gates.sh" "$@" >"$log" 2>&1 || :
 	tap "" "$log"
 	grep -qE '^1\.\.[0-9]+' "$log" ||
 		record "gates: $*" fail "did not finish: $(tail -n 1 "$log")" "$log"
@@ -65,14 +70,14 @@ declare -A prepared=([vanilla]=pass)
 # the pcp lists and the memcg stock (ci/rt-locks.sh).
 flavour_checks() {
 	local log=$logdir/check-quilt-$TR_FLAVOUR.log
-	if "$TOP/ci/quilt-check.sh" "$TR_FLAVOUR" >"$log" 2>&1; then
+	if timed check "quilt push ($TR_FLAVOUR)" "$TOP/ci/quilt-check.sh" "$TR_FLAVOUR" >"$log" 2>&1; then
 		record "series ($TR_FLAVOUR): quilt push -a --fuzz=0" pass "$(tail -n 1 "$log")" "$log"
 	else
 		record "series ($TR_FLAVOUR): quilt push -a --fuzz=0" fail "$(tail -n 1 "$log")" "$log"
 	fi
 	[ "$TR_FLAVOUR" = rt ] || return 0
 	log=$logdir/check-rt-locks.log
-	if "$TOP/ci/rt-locks.sh" "$(stack_tree)" >"$log" 2>&1; then
+	if timed check "rt-locks" "$TOP/ci/rt-locks.sh" "$(stack_tree)" >"$log" 2>&1; then
 		record "rt: pcp lists and memcg stock under local locks" pass "$(tail -n 1 "$log")" "$log"
 	else
 		record "rt: pcp lists and memcg stock under local locks" fail "$(head -n 1 "$log")" "$log"
@@ -84,7 +89,8 @@ flavour_checks() {
 prepare_tree() {
 	local log=$logdir/check-apply-$TR_NAME.log
 	if [ -z "${prepared[$TR_NAME]:-}" ]; then
-		if SCENARIO=$1 "$TOP/ci/main.sh" fetch base apply >"$log" 2>&1; then
+		if timed prepare "apply on $TR_NAME" env SCENARIO="$1" \
+			"$TOP/ci/main.sh" fetch base apply >"$log" 2>&1; then
 			prepared[$TR_NAME]=pass
 			record "apply on $TR_NAME" pass "$(grep -m1 'applied' "$log" || tail -n 1 "$log")" "$log"
 			[ "$TR_FLAVOUR" = vanilla ] || flavour_checks
@@ -105,12 +111,12 @@ for sc in $(scenario_names full); do
 done
 
 log=$logdir/check-host-pre.log
-"$TOP/ci/tests/host.sh" pre >"$log" 2>&1 || :
+timed check "host tests (pre)" "$TOP/ci/tests/host.sh" pre >"$log" 2>&1 || :
 tap "host: " "$log"
 grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (pre)" fail "did not finish" "$log"
 
 log=$logdir/check-quilt.log
-if "$TOP/ci/quilt-check.sh" >"$log" 2>&1; then
+if timed check "quilt push (vanilla)" "$TOP/ci/quilt-check.sh" >"$log" 2>&1; then
 	record "series: quilt push -a --fuzz=0" pass "$(tail -n 1 "$log")" "$log"
 else
 	record "series: quilt push -a --fuzz=0" fail "$(tail -n 1 "$log")" "$log"
@@ -131,7 +137,7 @@ build_and_boot() {
 	log=$logdir/check-build-$sc.log
 	if [ -n "${built[$SC_KEY]:-}" ]; then
 		[ "${built[$SC_KEY]}" = fail ] && return 0
-	elif ! "$TOP/ci/build.sh" "$sc" >"$log" 2>&1; then
+	elif ! timed compile "build $sc" "$TOP/ci/build.sh" "$sc" >"$log" 2>&1; then
 		built[$SC_KEY]=fail
 		record "build $sc" fail "$(grep -m1 'error:' "$log" || tail -n 1 "$log")" "$log"
 		return 0
@@ -146,7 +152,7 @@ build_and_boot() {
 	[ "$SC_TIMEOUT" != - ] || return 0
 
 	log=$logdir/check-boot-$sc.log
-	QUIET=1 "$TOP/ci/boot.sh" "$sc" >"$log" 2>&1 || :
+	timed boot "boot $sc" env QUIET=1 "$TOP/ci/boot.sh" "$sc" >"$log" 2>&1 || :
 	glog=$BUILD/logs/$(basename "$(stack_tree)")-$sc.log
 	tap "guest $sc: " "$glog"
 	if ! grep -q "^boot $sc: PASS" "$log"; then
@@ -163,13 +169,13 @@ done
 # checked against LAVA's own schema (lava-common), and the pipeline's
 # fast-gates job run end to end by gitlab-ci-local in shell mode.
 log=$logdir/check-lava.log
-if "$TOP/ci/lava.sh" check >"$log" 2>&1; then
+if timed check "LAVA jobs" "$TOP/ci/lava.sh" check >"$log" 2>&1; then
 	record "ci: LAVA jobs valid (lava-common schema)" pass "$(grep -c ': valid$' "$log") job files" "$log"
 else
 	record "ci: LAVA jobs valid (lava-common schema)" fail "$(grep -m1 -E 'invalid|error' "$log" || tail -n 1 "$log")" "$log"
 fi
 log=$logdir/check-gitlab-ci-local.log
-if "$TOP/ci/gitlab-local.sh" gates:fast >"$log" 2>&1; then
+if timed check "gitlab-ci-local gates:fast" "$TOP/ci/gitlab-local.sh" gates:fast >"$log" 2>&1; then
 	record "ci: .gitlab-ci.yml job gates:fast (gitlab-ci-local)" pass "$(grep -m1 '^gates:fast finished in' "$log" || echo ok)" "$log"
 else
 	record "ci: .gitlab-ci.yml job gates:fast (gitlab-ci-local)" fail "$(grep -m1 -E 'FAIL|error' "$log" || tail -n 1 "$log")" "$log"
@@ -180,21 +186,21 @@ fi
 scenario_load default
 if [ "${built[$SC_KEY]:-fail}" != fail ]; then
 	log=$logdir/check-host-guest.log
-	"$TOP/ci/tests/host.sh" guest >"$log" 2>&1 || :
+	timed boot "host tests (guest)" "$TOP/ci/tests/host.sh" guest >"$log" 2>&1 || :
 	tap "host: " "$log"
 	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (guest)" fail "did not finish" "$log"
 fi
 
 if [ "${MM510_FULL:-}" = 1 ]; then
 	log=$logdir/check-host-full.log
-	"$TOP/ci/tests/host.sh" full >"$log" 2>&1 || :
+	timed compile "host tests (full)" "$TOP/ci/tests/host.sh" full >"$log" 2>&1 || :
 	tap "host: " "$log"
 	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (full)" fail "did not finish" "$log"
 	gates gates-full build cocci
 	# The default scenario's LAVA job, run here by lava-dispatcher.
 	log=$logdir/check-lava-run.log
 	if [ -f "$BUILD/lava/default-qemu.yaml" ] &&
-	   "$TOP/ci/lava.sh" run "$BUILD/lava/default-qemu.yaml" >"$log" 2>&1; then
+	   timed boot "lava-run default-qemu" "$TOP/ci/lava.sh" run "$BUILD/lava/default-qemu.yaml" >"$log" 2>&1; then
 		record "ci: LAVA job default-qemu under lava-run" pass "$(tail -n 1 "$log")" "$log"
 	else
 		record "ci: LAVA job default-qemu under lava-run" fail "$(tail -n 1 "$log" 2>/dev/null || echo 'no job file: make lava')" "$log"
@@ -209,7 +215,7 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 			continue
 		fi
 		log=$logdir/check-build-$sc.log
-		if "$TOP/ci/build.sh" "$sc" >"$log" 2>&1; then
+		if timed compile "build $sc" "$TOP/ci/build.sh" "$sc" >"$log" 2>&1; then
 			record "build $sc (compile only)" pass "ok" "$log"
 		else
 			record "build $sc (compile only)" fail "$(grep -m1 'error:' "$log" || tail -n 1 "$log")" "$log"
@@ -217,7 +223,7 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 	done
 	# An example recipient: b4 send -o only writes the mails.
 	log=$logdir/check-send.log
-	if SEND_TO=${SEND_TO:-stable@vger.kernel.org} "$TOP/ci/send.sh" >"$log" 2>&1; then
+	if timed check "b4 send -o" env SEND_TO="${SEND_TO:-stable@vger.kernel.org}" "$TOP/ci/send.sh" >"$log" 2>&1; then
 		record "send: b4 mails of the series" pass "$(tail -n 1 "$log")" "$log"
 	else
 		record "send: b4 mails of the series" fail "$(grep -m1 'error:' "$log" || tail -n 1 "$log")" "$log"

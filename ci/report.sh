@@ -8,6 +8,11 @@ failed=0
 warned=0
 table=()
 fails=()
+# The step table: one row per step of the run, its wall time and what it
+# did (prepare, check, compile, boot).  STEPS_FILE, when set, receives a
+# copy of it.
+steps=()
+steps_t0=$EPOCHSECONDS
 
 # record NAME pass|warn|fail REASON LOG
 record() {
@@ -21,8 +26,57 @@ record() {
 	printf '%s: %s: %s\n' "$2" "$1" "$3"
 }
 
+# ccache_counts: "MISSES HITS" of ccache's statistics so far.
+ccache_counts() {
+	ccache --print-stats 2>/dev/null | awk -F'\t' '
+		$1 == "cache_miss" { m = $2 }
+		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+		END { print m + 0, h + 0 }'
+}
+
+# timed KIND NAME CMD...: run CMD (a command or a function of the
+# caller's shell) and add a row for it to the step table; returns CMD's
+# status.  A compile row says how many objects ccache did not have.
+timed() {
+	local kind=$1 name=$2 t0=$EPOCHSECONDS rc=0 c0= c1 what=$1
+	shift 2
+	[ "$kind" != compile ] || c0=$(ccache_counts)
+	"$@" || rc=$?
+	if [ -n "$c0" ]; then
+		c1=$(ccache_counts)
+		# shellcheck disable=SC2086
+		set -- $c0 $c1
+		what="compile ($(($3 - $1)) compiled, $(($4 - $2)) from ccache)"
+	fi
+	steps+=("$(printf '%7d  %-8s %s' "$((EPOCHSECONDS - t0))" "$kind" "$name")${what#"$kind"}")
+	return "$rc"
+}
+
+# steps_table: the step table with the run's total and the sum of each
+# kind, also written to STEPS_FILE.
+steps_table() {
+	[ "${#steps[@]}" -ne 0 ] || return 0
+	local row kind sec
+	local -A sum=()
+	for row in "${steps[@]}"; do
+		read -r sec kind _ <<<"$row"
+		sum[$kind]=$((${sum[$kind]:-0} + sec))
+	done
+	{
+		echo "=== where the time went (wall seconds) ==="
+		printf '%7s  %-8s %s\n' seconds kind step
+		printf '%s\n' "${steps[@]}"
+		printf '%7d  %-8s %s\n' "$((EPOCHSECONDS - steps_t0))" total \
+			"$(for kind in prepare check compile boot; do
+				printf '%s %d s, ' "$kind" "${sum[$kind]:-0}"
+			done | sed 's/, $//')"
+	} | if [ -n "${STEPS_FILE:-}" ]; then tee "$STEPS_FILE"; else cat; fi
+	echo
+}
+
 summary() {
 	echo
+	steps_table
 	echo "=== mm510 check summary ==="
 	printf '%s\n' "${table[@]}"
 	echo

@@ -1615,6 +1615,26 @@ t_check_report() {
 2 passed, 4 failed" ] || { echo "wrong summary:"; echo "$out"; return 1; }
 }
 
+# make check's step table: a row per timed step with its kind and wall
+# seconds (a failing step's too), the sum of each kind, the table kept
+# in STEPS_FILE, and the verdicts' last line still last.
+t_check_steps() {
+	local out
+	out=$(STEPS_FILE=$scratch/steps.txt bash -c '. "$1"
+		timed check "first step" sleep 1
+		timed boot "a failing boot" false || record "a failing boot" fail "exit 1" -
+		timed prepare "a function" record "x" pass ok -
+		summary' _ "$TOP/ci/report.sh")
+	echo "$out"
+	grep -qE '^ +1  check +first step$' <<<"$out" &&
+		grep -qE '^ +0  boot +a failing boot$' <<<"$out" &&
+		grep -qE '^ +0  prepare +a function$' <<<"$out" &&
+		grep -qE '^ +[12]  total +prepare 0 s, check 1 s, compile 0 s, boot 0 s$' <<<"$out" || {
+		echo "wrong step table"; return 1; }
+	[ "$(tail -n 1 <<<"$out")" = "1 passed, 1 failed" ] || { echo "the verdicts are not last"; return 1; }
+	grep -q 'first step' "$scratch/steps.txt" || { echo "no table in STEPS_FILE"; return 1; }
+}
+
 # kselftest_cgroup's racy entry, on the host with stand-in programs: a
 # failing test_kmem_memcg_deletion is let off when its figures show the
 # stats lagging memory.current, and fails the test when the stats exceed
@@ -1647,6 +1667,7 @@ case ${1:-} in
 pre)
 	run_case "kselftest_cgroup: a racy subtest is let off only with its race's figures" t_kselftest_lag
 	run_case "check: failures listed last, with their reasons" t_check_report
+	run_case "check: the step table, each step's time and kind" t_check_steps
 	run_case "bench: report from canned results" t_bench_report
 	run_case "bench: summary, per-repetition ratios" t_bench_report_summary
 	run_case "bench: malformed results file" t_bench_report_malformed
