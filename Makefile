@@ -14,8 +14,12 @@ TREE		?= stack
 TESTS		?=
 BUILD		?= $(CURDIR)/build
 JOBS		?= $(shell nproc)
+# make build of a compile-only scenario on Debian's tree: OBJECTS=changed
+# compiles only the objects the series or the tree's patches change
+# (what make check does; ci/build.sh says how), all the whole kernel.
+OBJECTS		?= all
 
-export SCENARIO BASE_TREE KERNEL_TREE TREE TESTS BUILD JOBS
+export SCENARIO BASE_TREE KERNEL_TREE TREE TESTS BUILD JOBS OBJECTS
 
 # make send: where the series goes, comma- or space-separated addresses
 # (a downstream list, or stable@vger.kernel.org); make send needs it.
@@ -122,6 +126,8 @@ help:
 	@echo '  KERNEL_TREE=$(KERNEL_TREE)    your own git tree at 5.10.262 (empty: the pinned tarball)'
 	@echo '  TREE=$(TREE)    stack (the series applied) or base (plain 5.10.262)'
 	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all)'
+	@echo '  OBJECTS=$(OBJECTS)    all, or changed: for a compile-only scenario on Debian'"'"'s tree,'
+	@echo '                    only the objects the series or Debian'"'"'s patches change'
 	@echo '  BUILD=$(BUILD)'
 	@echo '  JOBS=$(JOBS)'
 	@echo '  STRESS_TESTS=$(STRESS_TESTS)'

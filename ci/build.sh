@@ -51,6 +51,21 @@ cut)	tree=$BUILD/cut
 *)	die "TREE must be 'stack', 'base', 'peer' or 'cut', not '$TREE'" ;;
 esac
 
+# OBJECTS=changed (below): first, that the tree's own patches and the
+# series change no file in common.
+case ${OBJECTS:-all} in
+all)	;;
+changed)
+	[ "${TREE:-stack}" = stack ] && [ "$TR_NAME" != vanilla ] && [ "$SC_TIMEOUT" = - ] ||
+		die "OBJECTS=changed is for a compile-only scenario of the stack on a tree other than vanilla"
+	ours=$(git -C "$tree" diff --name-only "$TR_TAG" HEAD)
+	theirs=$(git -C "$tree" diff --name-only "$BASE_TAG" "$TR_TAG")
+	both=$(comm -12 <(sort <<<"$ours") <(sort <<<"$theirs"))
+	[ -z "$both" ] ||
+		die "the $TR_NAME tree's own patches and the series both change ${both//$'\n'/ }: build the whole kernel (OBJECTS=all, as make check-full does)" ;;
+*)	die "OBJECTS must be 'all' or 'changed', not '$OBJECTS'" ;;
+esac
+
 obj=$BUILD/obj/$(basename "$tree")-$SC_KEY
 jobs=${JOBS:-$(nproc)}
 mkdir -p "$obj"
@@ -125,6 +140,55 @@ if ! cmp -s "$cfgtmp/.config" "$obj/.config"; then
 fi
 if [ "${CONFIG_ONLY:-}" = 1 ]; then
 	msg "$SC_KEY: $obj/.config (CONFIG_ONLY=1: not built)"
+	exit 0
+fi
+
+# --- OBJECTS=changed: the objects either side of the stack changed ----------
+# For a compile-only scenario on a tree other than vanilla (make check's
+# debian): the vanilla stack's build of the same config (the same
+# fragments without the one naming the tree, which sets no option)
+# compiles every other object from the same sources, so here only the
+# files that differ from it are compiled: the C files the series changes
+# (the stack's code against the tree's headers) and those the tree's own
+# patches change (the tree's code against the series' headers), each
+# where that vanilla build compiled it.  Neither a link nor a header
+# included only elsewhere is checked (make check-full builds the whole
+# kernel).  A file both change failed above: its merge needs a whole
+# build.
+if [ "${OBJECTS:-all}" = changed ]; then
+	fragment_value Tree tree
+	ref=()
+	for f in "${SC_FRAGMENTS[@]}"; do [ "$f" = "$FV_FROM" ] || ref+=("$f"); done
+	ref=$BUILD/obj/$(basename "$(tree_load vanilla; stack_tree)")-$(IFS=+; echo "${ref[*]}")
+	[ -f "$ref/.config" ] && [ -f "$ref/vmlinux" ] ||
+		die "OBJECTS=changed needs the vanilla stack built with the same fragments first ($ref)"
+	cmp -s <(grep "^CONFIG_" "$ref/.config") <(grep "^CONFIG_" "$obj/.config") ||
+		die "$ref/.config and $obj/.config differ: OBJECTS=changed needs the same config"
+	objs=()
+	while read -r f; do
+		o=${f%.c}.o
+		[ -f "$ref/$(dirname "$o")/.$(basename "$o").cmd" ] && objs+=("$o")
+	done < <(printf '%s\n%s\n' "$ours" "$theirs" | grep '\.c$' | sort -u)
+	[ ${#objs[@]} -gt 0 ] || die "no C file of the series or of the $TR_NAME tree is built in $SC_KEY"
+	msg "building $(basename "$tree") for $SC_KEY in $obj: the ${#objs[@]} objects of the C files the series or the $TR_NAME tree changes"
+	# Kbuild builds one object only when it can reach its folder from the
+	# folder above (5.10 cannot reach arch/x86/pci/, which arch/x86's
+	# Makefile adds at the top): such an object is named and left out.
+	alone=()
+	while ! "${kmake[@]}" "${objs[@]}" >"$obj/build.log" 2>&1; do
+		o=$(sed -n "s/^make\[[0-9]*\]: \*\*\* No rule to make target '\([^']*\.o\)'.  Stop\.\$/\1/p" \
+			"$obj/build.log" | head -n 1)
+		if [ -z "$o" ] || ! in_list "$o" "${objs[@]}"; then
+			grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || :
+			die "build of the changed objects failed for $SC_KEY; full log: $obj/build.log"
+		fi
+		alone+=("$o")
+		mapfile -t objs < <(printf '%s\n' "${objs[@]}" | grep -vxF "$o")
+		[ ${#objs[@]} -gt 0 ] || break
+	done
+	[ ${#alone[@]} -eq 0 ] ||
+		msg "$SC_KEY: not compiled, kbuild cannot build them alone: ${alone[*]}"
+	msg "$SC_KEY: compiled ${objs[*]} (OBJECTS=changed: not linked)"
 	exit 0
 fi
 

@@ -217,6 +217,34 @@ t_debian_rt_does_not_apply() {
 	base_intact
 }
 
+# make check compiles Debian's tree as the objects either side changed
+# (OBJECTS=changed): a file that Debian's patches and the series both
+# change stops it before anything is built, with the file's name.
+t_debian_overlap() {
+	local p b=$scratch/build-overlap base tag=debian/$DEBIAN_SRC_VERSION f=kernel/fork.c
+	base=$(scratch_base)
+	git -C "$BASE_REPO" rev-parse -q --verify "refs/tags/$tag" >/dev/null ||
+		{ echo "no $tag tag: run make base SCENARIO=debian"; return 4; }
+	git -C "$base" fetch -q "$BASE_REPO" "refs/tags/$tag:refs/tags/$tag" 2>/dev/null || :
+	git -C "$base" diff --quiet "$BASE_TAG" "$tag" -- "$f" && {
+		echo "Debian's patches no longer change $f: pick another file"; return 1; }
+	p=$(project_copy)
+	# A series of one patch that changes a file Debian's patches change.
+	git -C "$base" show "$tag:$f" >"$scratch/fork.c"
+	sed '0,/^#include <linux\/slab.h>$/s//&\n\/* host test *\//' "$scratch/fork.c" >"$scratch/fork.c.new"
+	{
+		printf 'From: %s\nDate: Thu, 1 Jan 2026 00:00:00 +0000\nSubject: [PATCH] fork: host test\n\n---\n' "$IDENTITY"
+		diff -u --label "a/$f" --label "b/$f" "$scratch/fork.c" "$scratch/fork.c.new" || :
+	} >"$p/patches/0001-hosttest-fork.patch"
+	echo 0001-hosttest-fork.patch >"$p/series"
+	env -u MM510_LOCKED SCENARIO=debian BUILD="$b" BASE_REPO="$base" "$p/ci/apply.sh" >/dev/null 2>&1 || {
+		echo "the one-patch series did not apply on $tag"; return 1; }
+	expect_fail "the debian tree's own patches and the series both change $f: build the whole kernel" \
+		env -u MM510_LOCKED OBJECTS=changed BUILD="$b" BASE_REPO="$base" "$p/ci/build.sh" debian
+	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
+	base_intact
+}
+
 t_rt_patch_does_not_apply() {
 	local p b=$scratch/build-rtvar base v rt_tag
 	base=$(scratch_base)
@@ -1668,6 +1696,7 @@ pre)
 	run_case "kselftest_cgroup: a racy subtest is let off only with its race's figures" t_kselftest_lag
 	run_case "check: failures listed last, with their reasons" t_check_report
 	run_case "check: the step table, each step's time and kind" t_check_steps
+	run_case "build: OBJECTS=changed stops on a file Debian and the series both change" t_debian_overlap
 	run_case "bench: report from canned results" t_bench_report
 	run_case "bench: summary, per-repetition ratios" t_bench_report_summary
 	run_case "bench: malformed results file" t_bench_report_malformed
