@@ -51,6 +51,7 @@ help:
 	@echo 'mm510: mm scalability backports for Linux 5.10.262'
 	@echo
 	@echo 'Main targets:'
+	@echo '  make help         this list'
 	@echo '  make              fetch, apply, build, boot and test SCENARIO, print the report'
 	@echo '  make check        the test suite (what CI runs): host tests, then build and'
 	@echo '                    boot every "check" scenario of configs/scenarios'
@@ -115,9 +116,18 @@ help:
 	@for f in configs/*.config; do \
 		printf '  %-22s %s\n' "$$(basename $$f)" "$$(sed -n '1s/^# Help: //p' $$f)"; done
 	@echo
-	@echo 'Scenarios (configs/scenarios):'
-	@awk '!/^#/ && NF >= 5 { a = ""; for (i = 6; i <= NF; i++) a = a " " $$i; \
-		printf "  %-10s %-26s %-6s %-6s%s\n", $$1, $$2, $$3, $$5, a }' configs/scenarios
+	@echo 'Scenarios (configs/scenarios; the arch and the tree are those its fragments'"'"''
+	@echo 'name on a "# Arch:" or "# Tree:" line, else x86 and BASE_TREE'"'"'s, default vanilla):'
+	@printf '  %-13s %-5s %-5s %-9s %-7s %s\n' scenario arch tier tree machine 'fragments; kernel command line'
+	@awk -v bt='$(BASE_TREE)' 'FNR == 1 { f = FILENAME; sub(/.*\//, "", f); sub(/\.config$$/, "", f) } \
+		f != "scenarios" && /^# Arch: / { arch[f] = $$3 } \
+		f != "scenarios" && /^# Tree: / { tree[f] = $$3 } \
+		f == "scenarios" && !/^#/ && NF >= 5 { \
+			a = "x86"; t = bt == "" ? "vanilla" : bt; n = split($$2, fr, ","); \
+			for (i = 1; i <= n; i++) { if (fr[i] in arch) a = arch[fr[i]]; if (fr[i] in tree) t = tree[fr[i]] } \
+			x = ""; for (i = 6; i <= NF; i++) x = x " " $$i; \
+			printf "  %-13s %-5s %-5s %-9s %-7s %s;%s\n", $$1, a, $$3, t, $$5, $$2, x }' \
+		configs/*.config configs/scenarios
 	@echo
 	@echo 'Variables in effect:'
 	@echo '  SCENARIO=$(SCENARIO)    scenario for build/boot/stress (and the arch of bench)'
@@ -129,13 +139,29 @@ help:
 	@echo '  OBJECTS=$(OBJECTS)    all, or changed: for a compile-only scenario on Debian'"'"'s tree,'
 	@echo '                    only the objects the series or Debian'"'"'s patches change'
 	@echo '  BUILD=$(BUILD)'
+	@echo '  CACHE_DIR=$(CACHE_DIR)    the tarballs and ccache (empty: ~/.cache/mm510)'
 	@echo '  JOBS=$(JOBS)'
 	@echo '  STRESS_TESTS=$(STRESS_TESTS)'
+	@echo '  BOOT_ARGS=$(BOOT_ARGS)    more kernel arguments for make boot, stress and repeat'
+	@echo '  BOOT_OBJ=$(BOOT_OBJ)    make boot: a folder with the kernel image and'
+	@echo '                    mm510-initramfs.cpio to boot instead of the tree'"'"'s build'
+	@echo '  ADD_FRAGMENTS=$(ADD_FRAGMENTS)    more fragments for SCENARIO'"'"'s kernel, comma-separated'
+	@echo '                    (e.g. hangcheck): a build folder of their own'
+	@echo '  COUNT=$(COUNT)    make repeat: the boots in a row'
+	@echo '  GATES=$(GATES)    make gates: the gates to run'
+	@echo '  GATE_POSITIONS=$(GATE_POSITIONS)    make gates: N or N-M, the patches the slow gates'
+	@echo '                    (build, cocci) judge (empty: all)'
+	@echo '  GATE_SCENARIO=$(GATE_SCENARIO)    make gates: the configuration of the build and'
+	@echo '                    cocci gates (empty: default)'
+	@echo '  BASE=$(BASE) DEBIAN=$(DEBIAN)    make rebase: another 5.10.y (BASE=5.10.N) or another'
+	@echo '                    Debian upload (DEBIAN=5.10.N-R)'
 	@echo '  KABI_SYMBOLS=$(KABI_SYMBOLS)    make kabi: your modules'"'"' symbol list (empty: none)'
 	@echo '  SEND_TO=$(SEND_TO)    make send: where the series goes (comma- or space-separated;'
 	@echo '                    required; make check-full uses stable@vger.kernel.org)'
 	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER) IRQSOFF=$(IRQSOFF) PROFILE=$(PROFILE)'
-	@echo '              BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB) LAT_LOOPS=$(LAT_LOOPS) LAT_INTERVAL=$(LAT_INTERVAL)'
+	@echo '              PROFILE_OPS=$(PROFILE_OPS) BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB)'
+	@echo '              LAT_LOOPS=$(LAT_LOOPS) LAT_INTERVAL=$(LAT_INTERVAL) BENCH_OUT=$(BENCH_OUT)'
+	@echo '              BENCH_BUILD_ONLY=$(BENCH_BUILD_ONLY) BENCH_REUSE=$(BENCH_REUSE)'
 	@echo '              (empty: the defaults of ci/bench.sh)'
 
 deps fetch base apply:

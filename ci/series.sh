@@ -6,7 +6,7 @@
 # relative to patches/.  For a quilt user of the RT flavour:
 #   ci/series.sh rt >patches/series-rt
 #   QUILT_PATCHES=patches QUILT_SERIES=series-rt quilt push -a --fuzz=0
-# (in a 5.10-rt tree; see the README).
+# (in a 5.10-rt tree; see Documentation/debian-rt.md).
 
 . "$(dirname "$0")/lib.sh"
 

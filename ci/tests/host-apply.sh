@@ -1,0 +1,282 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of fetch, base and apply: the tarballs (ci/fetch.sh), the
+# base repository and Debian's trees (ci/base.sh, ci/debian.sh), the
+# series applied (ci/apply.sh) on the base, on Debian's RT tree and on a
+# user's KERNEL_TREE, the build lock, full disks.  Sourced by
+# ci/tests/host.sh, which lists the cases; never run.
+
+t_truncated_tarball() {
+	local c=$scratch/cache-trunc
+	mkdir -p "$c"
+	head -c 1000000 "$CACHE_DIR/$BASE_FILE" >"$c/$BASE_FILE"
+	expect_fail "is corrupt" env CACHE_DIR="$c" "$TOP/ci/fetch.sh"
+}
+
+t_wrong_checksum() {
+	local c=$scratch/cache-sum
+	mkdir -p "$c"
+	cp "$CACHE_DIR/$BASE_FILE" "$c/$BASE_FILE"
+	printf 'X' | dd of="$c/$BASE_FILE" bs=1 seek=5000000 conv=notrunc status=none
+	expect_fail "checksum mismatch" env CACHE_DIR="$c" "$TOP/ci/fetch.sh"
+	[ -f "$c/$BASE_FILE" ] || { echo "the cached file vanished"; return 1; }
+}
+
+t_corrupt_extract() {
+	# A tarball that bypassed fetch (e.g. copied in by hand) is corrupt:
+	# base.sh must fail and leave no half-made repository.
+	local c=$scratch/cache-extract b=$scratch/build-extract
+	mkdir -p "$c" "$b"
+	head -c 3000000 "$CACHE_DIR/$BASE_FILE" >"$c/$BASE_FILE"
+	expect_fail "corrupt or truncated" env CACHE_DIR="$c" BUILD="$b" \
+		BASE_REPO="$b/linux" "$TOP/ci/base.sh"
+	[ ! -e "$b/linux" ] && ! ls -d "$b"/.linux.* >/dev/null 2>&1 || {
+		echo "a partial repository was left in $b"; return 1; }
+}
+
+t_unreachable_archive() {
+	local c=$scratch/cache-net
+	mkdir -p "$c"
+	expect_fail "is the archive reachable" env CACHE_DIR="$c" \
+		MM510_ARCHIVE_URI=http://127.0.0.1:9/debian-security "$TOP/ci/fetch.sh"
+	[ -z "$(find "$c" -name "$BASE_FILE*")" ] || {
+		echo "a partial download was left in $c"; return 1; }
+}
+
+t_patch_does_not_apply() {
+	local p b=$scratch/build-am
+	p=$(project_copy)
+	bad_patch "$p/patches/0001-bad.patch"
+	sed -i '1i 0001-bad.patch' "$p/series"
+	expect_fail "patches/0001-bad.patch, does not apply" env BUILD="$b" \
+		BASE_REPO="$BASE_REPO" STACK_BRANCH=mm510-hosttest "$p/ci/apply.sh"
+	[ "$(git -C "$b/stack" rev-parse HEAD)" = "$base_tag" ] &&
+		[ -z "$(git -C "$b/stack" status --porcelain)" ] || {
+		echo "the worktree is not back at the base"; return 1; }
+	git -C "$BASE_REPO" worktree remove --force "$b/stack"
+	base_intact
+}
+
+t_series_names_missing_patch() {
+	local p b=$scratch/build-missing
+	p=$(project_copy)
+	sed -i '1i 0001-not-there.patch' "$p/series"
+	expect_fail "patches/0001-not-there.patch, which does not exist" \
+		env BUILD="$b" BASE_REPO="$BASE_REPO" "$p/ci/apply.sh"
+	[ ! -e "$b/stack" ] || { echo "a worktree was made anyway"; return 1; }
+	base_intact
+}
+
+t_debian_wrong_checksum() {
+	local c=$scratch/cache-debsum f=$scratch/debian-bad.tar.xz
+	mkdir -p "$c"
+	[ -f "$CACHE_DIR/$DEBIAN_FILE" ] || { echo "no $DEBIAN_FILE fetched"; return 4; }
+	cp "$CACHE_DIR/$DEBIAN_FILE" "$f"
+	printf 'X' | dd of="$f" bs=1 seek=100000 conv=notrunc status=none
+	expect_fail "checksum mismatch" env CACHE_DIR="$c" MM510_DEBIAN_TARBALL="$f" \
+		"$TOP/ci/fetch.sh" debian
+	[ -z "$(ls -A "$c")" ] || { echo "something was kept in the cache: $(ls -A "$c")"; return 1; }
+}
+
+# A Debian packaging tarball like the pinned one, with a patch that does
+# not apply put first in debian/patches-rt/series.
+bad_rt_tarball() {
+	local d=$scratch/debian-src
+	rm -rf "$d" && mkdir -p "$d"
+	tar -xJf "$CACHE_DIR/$DEBIAN_FILE" -C "$d" debian/changelog debian/patches debian/patches-rt
+	bad_patch "$d/debian/patches-rt/0000-hosttest-no-longer-applies.patch"
+	sed -i '1i 0000-hosttest-no-longer-applies.patch' "$d/debian/patches-rt/series"
+	tar -cJf "$1" -C "$d" debian
+}
+
+t_debian_rt_does_not_apply() {
+	local c=$scratch/cache-debrt b=$scratch/build-debrt base
+	[ -f "$CACHE_DIR/$DEBIAN_FILE" ] || { echo "no $DEBIAN_FILE fetched"; return 4; }
+	base=$(scratch_base)
+	git -C "$base" rev-parse -q --verify "refs/tags/debian/$DEBIAN_SRC_VERSION" >/dev/null ||
+		{ echo "no debian/$DEBIAN_SRC_VERSION tag: run make base SCENARIO=debian"; return 4; }
+	git -C "$base" tag -d "debian-rt/$DEBIAN_SRC_VERSION" >/dev/null 2>&1 || :
+	mkdir -p "$c" "$b"
+	bad_rt_tarball "$c/$DEBIAN_FILE"
+	expect_fail "debian/patches-rt/0000-hosttest-no-longer-applies.patch does not apply to debian/$DEBIAN_SRC_VERSION" \
+		env -u MM510_LOCKED CACHE_DIR="$c" BUILD="$b" BASE_REPO="$base" \
+		"$TOP/ci/debian.sh" debian-rt
+	! git -C "$base" rev-parse -q --verify "refs/tags/debian-rt/$DEBIAN_SRC_VERSION" >/dev/null || {
+		echo "a debian-rt tag was made anyway"; return 1; }
+	! ls -d "$b"/.debian.* >/dev/null 2>&1 || { echo "a temporary tree was left in $b"; return 1; }
+	base_intact
+}
+
+t_rt_patch_does_not_apply() {
+	local p b=$scratch/build-rtvar base v rt_tag
+	base=$(scratch_base)
+	rt_tag=debian-rt/$DEBIAN_SRC_VERSION
+	git -C "$BASE_REPO" rev-parse -q --verify "refs/tags/$rt_tag" >/dev/null ||
+		{ echo "no $rt_tag tag: run make base SCENARIO=rt"; return 4; }
+	git -C "$base" fetch -q "$BASE_REPO" "refs/tags/$rt_tag:refs/tags/$rt_tag" 2>/dev/null || :
+	p=$(project_copy)
+	# The RT flavour's revert of the queue's memcg_stock.lock as if the
+	# RT queue had changed a line it restores: its first removed line no
+	# longer matches.
+	v=$(cd "$p/patches" && ls rt/0095-*.patch)
+	sed -i '0,/^-\t/s/^-\t/-\tno longer in the RT queue /' "$p/patches/$v"
+	expect_fail "patches/$v, does not apply to debian-rt" env -u MM510_LOCKED \
+		SCENARIO=rt BUILD="$b" BASE_REPO="$base" "$p/ci/apply.sh"
+	[ "$(git -C "$b/stack-debian-rt" rev-parse HEAD)" = "$(git -C "$base" rev-parse "$rt_tag^{commit}")" ] &&
+		[ -z "$(git -C "$b/stack-debian-rt" status --porcelain --untracked-files=no)" ] || {
+		echo "the worktree is not back at $rt_tag"; return 1; }
+	! git -C "$base" rev-parse -q --verify refs/heads/mm510-debian-rt >/dev/null || {
+		echo "a half-made branch mm510-debian-rt was left"; return 1; }
+	base_intact
+}
+
+# A minimal git "kernel tree": enough for `make kernelversion`.
+fake_tree() {
+	local d=$1 sub=$2
+	mkdir -p "$d"
+	printf 'VERSION = 5\nPATCHLEVEL = 10\nSUBLEVEL = %s\nkernelversion:\n\t@echo 5.10.%s\n' \
+		"$sub" "$sub" >"$d/Makefile"
+	git -C "$d" init -q
+	git -C "$d" add Makefile
+	git -C "$d" -c user.name=t -c user.email=t@example.invalid commit -q -m base
+}
+
+t_kernel_tree_dirty() {
+	local d=$scratch/user-dirty
+	fake_tree "$d" 262
+	echo '# my work' >>"$d/Makefile"
+	expect_fail "has uncommitted changes" env BUILD="$scratch/build-dirty" \
+		KERNEL_TREE="$d" "$TOP/ci/apply.sh"
+	grep -q '# my work' "$d/Makefile" || { echo "the user's change was lost"; return 1; }
+	[ "$(git -C "$d" worktree list | wc -l)" -eq 1 ] || {
+		echo "a worktree was added to the user's tree"; return 1; }
+}
+
+t_kernel_tree_wrong_version() {
+	local d=$scratch/user-old
+	fake_tree "$d" 261
+	expect_fail "is at 5.10.261" env BUILD="$scratch/build-old" \
+		KERNEL_TREE="$d" "$TOP/ci/apply.sh"
+	[ "$(git -C "$d" branch --list | wc -l)" -eq 1 ] || {
+		echo "a branch was added to the user's tree"; return 1; }
+}
+
+t_kernel_tree_branch_exists() {
+	# The user already has a branch of the stack's name: refuse, and
+	# touch neither that branch nor the checked-out one.
+	local d=$scratch/user-branch head ref mine
+	fake_tree "$d" 262
+	git -C "$d" checkout -q -b mm510
+	echo '# on mm510' >>"$d/Makefile"
+	git -C "$d" -c user.name=t -c user.email=t@example.invalid commit -q -am mine
+	git -C "$d" checkout -q -
+	ref=$(git -C "$d" symbolic-ref HEAD)
+	head=$(git -C "$d" rev-parse HEAD)
+	mine=$(git -C "$d" rev-parse mm510)
+	expect_fail "already has a branch 'mm510'" env BUILD="$scratch/build-branch" \
+		KERNEL_TREE="$d" STACK_BRANCH=mm510 "$TOP/ci/apply.sh"
+	[ "$(git -C "$d" rev-parse mm510)" = "$mine" ] &&
+		[ "$(git -C "$d" symbolic-ref HEAD)" = "$ref" ] &&
+		[ "$(git -C "$d" rev-parse HEAD)" = "$head" ] &&
+		[ -z "$(git -C "$d" status --porcelain)" ] || {
+		echo "the user's branches or tree changed"; return 1; }
+	[ "$(git -C "$d" worktree list | wc -l)" -eq 1 ] || {
+		echo "a worktree was added to the user's tree"; return 1; }
+}
+
+t_two_runs_one_build() {
+	# Two runs at once on one build folder: each waits for the lock,
+	# then both complete and the stack is applied once, cleanly.
+	local b=$scratch/build-lock base i r1=0 r2=0 pids=()
+	base=$(scratch_base)
+	mkdir -p "$b"
+	# Hold the lock first, so that both runs must wait whatever the timing.
+	exec 8>"$b/.lock"
+	flock 8
+	for i in 1 2; do
+		# 8>&-: an inherited copy of our descriptor would hold our lock.
+		env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510 \
+			"$TOP/ci/main.sh" apply >"$scratch/run$i.out" 2>&1 8>&- &
+		pids+=($!)
+	done
+	for i in $(seq 100); do
+		[ "$(cat "$scratch"/run?.out | grep -c 'waiting for it')" -eq 2 ] && break
+		sleep 0.1
+	done
+	cat "$scratch"/run?.out
+	[ "$(cat "$scratch"/run?.out | grep -c "another run holds $b/.lock; waiting for it")" -eq 2 ] || {
+		echo "the runs did not both wait for the lock"; exec 8>&-; return 1; }
+	exec 8>&-
+	wait "${pids[0]}" || r1=$?
+	wait "${pids[1]}" || r2=$?
+	cat "$scratch"/run?.out
+	[ "$r1" -eq 0 ] && [ "$r2" -eq 0 ] || {
+		echo "exit status $r1 and $r2"; return 1; }
+	[ "$(cat "$scratch"/run?.out | grep -c 'applied [0-9]* patch(es)')" -eq 1 ] &&
+		[ "$(cat "$scratch"/run?.out | grep -c 'already applied, nothing to do')" -eq 1 ] || {
+		echo "expected one run to apply and the other to find it done"; return 1; }
+	[ "$(git -C "$b/stack" rev-parse HEAD)" = "$(git -C "$base" rev-parse mm510)" ] &&
+		[ "$(git -C "$b/stack" rev-list --count "$BASE_TAG..HEAD")" -eq "$(series_patches | wc -l)" ] &&
+		[ -z "$(git -C "$b/stack" status --porcelain)" ] || {
+		echo "the stack worktree is not the series on the base, clean"; return 1; }
+	base_intact
+}
+
+t_am_interrupted() {
+	# A run killed during `git am` leaves rebase-apply behind; the next
+	# run aborts it, says so, and applies the series.
+	local b base gitdir head
+	b=$(scratch_stack)
+	base=$(scratch_base)
+	head=$(git -C "$base" rev-parse mm510)
+	bad_patch "$scratch/bad.patch"
+	git -C "$b/stack" am -q "$scratch/bad.patch" >/dev/null 2>&1 && {
+		echo "the bad patch applied"; return 1; }
+	gitdir=$(git -C "$b/stack" rev-parse --absolute-git-dir)
+	[ -d "$gitdir/rebase-apply" ] || { echo "no git am in progress to test with"; return 1; }
+	out=$(env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510 \
+		"$TOP/ci/apply.sh" 2>&1) || { echo "$out"; echo "apply failed"; return 1; }
+	echo "$out"
+	grep -qF "interrupted during 'git am'; aborting it" <<<"$out" || {
+		echo "no message about the interrupted git am"; return 1; }
+	[ ! -d "$gitdir/rebase-apply" ] &&
+		[ "$(git -C "$b/stack" rev-parse HEAD)" = "$head" ] &&
+		[ -z "$(git -C "$b/stack" status --porcelain)" ] || {
+		echo "the stack worktree is not back at the series"; return 1; }
+	base_intact
+}
+
+# small_fs DIR SIZE: a tmpfs of SIZE at DIR (exit 4, a skip, if this
+# machine does not let us mount).
+small_fs() {
+	mkdir -p "$1"
+	mount -t tmpfs -o "size=$2" mm510-hosttest "$1" 2>/dev/null || {
+		echo "cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN)"
+		exit 4
+	}
+}
+
+t_full_disk_build() {
+	# The build folder's disk fills up while the base is extracted: a
+	# clear error, and no half-made repository left behind.
+	local b=$scratch/full-build
+	small_fs "$b" 32m
+	trap 'umount '"$b" EXIT
+	expect_fail "no space left on device in $b" env -u MM510_LOCKED BUILD="$b" \
+		BASE_REPO="$b/linux" "$TOP/ci/base.sh"
+	[ ! -e "$b/linux" ] && ! ls -d "$b"/.linux.* >/dev/null 2>&1 || {
+		echo "a partial repository was left in $b"; return 1; }
+	base_intact
+}
+
+t_full_disk_cache() {
+	# The cache's disk is too small for the tarball: a clear error, and
+	# neither a partial file nor one under the final name.
+	local c=$scratch/full-cache
+	small_fs "$c" 1m
+	trap 'umount '"$c" EXIT
+	expect_fail "no space left on device in $c" env CACHE_DIR="$c" \
+		MM510_TARBALL="$CACHE_DIR/$BASE_FILE" "$TOP/ci/fetch.sh"
+	[ -z "$(find "$c" -name "$BASE_FILE*")" ] || {
+		echo "a partial copy was left in $c"; return 1; }
+}

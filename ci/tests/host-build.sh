@@ -1,0 +1,222 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of build and boot: configurations and arches (ci/build.sh,
+# ci/scenario.sh), missing tools, make repeat, and the cases that boot a
+# built kernel (ci/boot.sh, ci/repeat.sh).  Sourced by ci/tests/host.sh,
+# which lists the cases; never run.
+
+# make check compiles Debian's tree as the objects either side changed
+# (OBJECTS=changed): a file that Debian's patches and the series both
+# change stops it before anything is built, with the file's name.
+t_debian_overlap() {
+	local p b=$scratch/build-overlap base tag=debian/$DEBIAN_SRC_VERSION f=kernel/fork.c
+	base=$(scratch_base)
+	git -C "$BASE_REPO" rev-parse -q --verify "refs/tags/$tag" >/dev/null ||
+		{ echo "no $tag tag: run make base SCENARIO=debian"; return 4; }
+	git -C "$base" fetch -q "$BASE_REPO" "refs/tags/$tag:refs/tags/$tag" 2>/dev/null || :
+	git -C "$base" diff --quiet "$BASE_TAG" "$tag" -- "$f" && {
+		echo "Debian's patches no longer change $f: pick another file"; return 1; }
+	p=$(project_copy)
+	# A series of one patch that changes a file Debian's patches change.
+	git -C "$base" show "$tag:$f" >"$scratch/fork.c"
+	sed '0,/^#include <linux\/slab.h>$/s//&\n\/* host test *\//' "$scratch/fork.c" >"$scratch/fork.c.new"
+	{
+		printf 'From: %s\nDate: Thu, 1 Jan 2026 00:00:00 +0000\nSubject: [PATCH] fork: host test\n\n---\n' "$IDENTITY"
+		diff -u --label "a/$f" --label "b/$f" "$scratch/fork.c" "$scratch/fork.c.new" || :
+	} >"$p/patches/0001-hosttest-fork.patch"
+	echo 0001-hosttest-fork.patch >"$p/series"
+	env -u MM510_LOCKED SCENARIO=debian BUILD="$b" BASE_REPO="$base" "$p/ci/apply.sh" >/dev/null 2>&1 || {
+		echo "the one-patch series did not apply on $tag"; return 1; }
+	expect_fail "the debian tree's own patches and the series both change $f: build the whole kernel" \
+		env -u MM510_LOCKED OBJECTS=changed BUILD="$b" BASE_REPO="$base" "$p/ci/build.sh" debian
+	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
+	base_intact
+}
+
+t_missing_tool() {
+	local bin=$scratch/bin f
+	mkdir -p "$bin"
+	for f in /usr/bin/* /bin/*; do
+		case ${f##*/} in qemu-system-x86_64) continue ;; esac
+		[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}"
+	done
+	expect_fail "apt-get install qemu-system-x86" env PATH="$bin" \
+		"$TOP/ci/boot.sh" default
+}
+
+t_repeat_bad_count() {
+	expect_fail "COUNT must be a whole number of boots, not 'ten'" env COUNT=ten \
+		"$TOP/ci/repeat.sh" default
+}
+
+# An arch: a fragment naming one the pipeline does not know fails with
+# the known ones, before anything is made; two fragments naming two
+# arches fail too.
+t_unknown_arch() {
+	local p b=$scratch/b-arch
+	p=$(project_copy)
+	printf '# Help: test\n# Arch: mips\n' >"$p/configs/mips.config"
+	printf '# Arch: arm\n' >"$p/configs/arm32.config"
+	printf 'mipsy guest,mm,mips full - - -\nmixed guest,arm64,arm32 full - - -\n' \
+		>>"$p/configs/scenarios"
+	expect_fail "unknown arch 'mips' (scenario mipsy); known: x86 arm64 arm" \
+		env BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base "$p/ci/build.sh" mipsy
+	expect_fail "configs/arm64.config says arch arm64, configs/arm32.config says arm" \
+		env BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base "$p/ci/build.sh" mixed
+	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
+}
+
+# A fragment's option of another arch is left out (and said), where the
+# same fragment's option that no Kconfig file defines fails the build.
+t_foreign_option() {
+	local p b=$scratch/b-foreign out
+	p=$(project_copy)
+	out=$(BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base CONFIG_ONLY=1 \
+		"$p/ci/build.sh" arm64 2>&1) || { echo "$out"; return 1; }
+	grep -qF 'CONFIG_X86_64_ACPI_NUMA: not an option of arm64, left out' <<<"$out" ||
+		{ echo "$out"; echo "the x86 option was not reported"; return 1; }
+	echo 'CONFIG_MM510_NO_SUCH_OPTION=y' >>"$p/configs/arm64.config"
+	expect_fail "CONFIG_MM510_NO_SUCH_OPTION=y (no Kconfig file of the tree defines CONFIG_MM510_NO_SUCH_OPTION)" \
+		env BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base CONFIG_ONLY=1 "$p/ci/build.sh" arm64
+}
+
+# A missing cross compiler, static libc or QEMU names its package, and
+# nothing is made; an arch without a QEMU machine says it only compiles.
+t_missing_cross() {
+	local bin=$scratch/bin-cross b=$scratch/b-cross f
+	mkdir -p "$bin"
+	for f in /usr/bin/* /bin/*; do
+		case ${f##*/} in aarch64-linux-gnu-gcc|qemu-system-aarch64) continue ;; esac
+		[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}"
+	done
+	expect_fail "install it with 'apt-get install gcc-aarch64-linux-gnu'" \
+		env PATH="$bin" BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base "$TOP/ci/build.sh" arm64
+	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
+	expect_fail "install it with 'apt-get install qemu-system-arm'" \
+		env PATH="$bin" BUILD="$b" "$TOP/ci/boot.sh" arm64
+	expect_fail "scenario arm is for arm, which this pipeline only compiles" \
+		env BUILD="$b" "$TOP/ci/boot.sh" arm
+}
+
+t_guest_panics() {
+	expect_fail "kernel panic" env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=exit \
+		BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" default
+}
+
+t_guest_hangs() {
+	expect_fail "guest hung" env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=hang \
+		BOOT_TIMEOUT=30 QUIET=1 "$TOP/ci/boot.sh" default
+}
+
+t_build_interrupted() {
+	# SIGTERM to the process group (a CI job cancelled; SIGINT would be
+	# ignored by a background job) while the kernel's make runs; a
+	# second run completes and leaves a kernel and an initramfs.
+	local obj start pid rc=0 i tmp_before tmp_after
+	obj=$BUILD/obj/stack-$(. "$TOP/ci/scenario.sh"; scenario_load default; echo "$SC_KEY")
+	[ -f "$obj/arch/x86/boot/bzImage" ] || { echo "no default kernel built"; return 1; }
+	# Another build of this folder may hold its own temporary folder.
+	tmp_before=$(ls -d "$BUILD"/.config.* 2>/dev/null || :)
+	start=$(date +%s.%N)
+	sleep 0.1
+	setsid "$TOP/ci/build.sh" default >"$scratch/build1.out" 2>&1 &
+	pid=$!
+	# build.log is rewritten when the kernel's make starts.
+	for i in $(seq 600); do
+		[ "$(stat -c %.9Y "$obj/build.log" 2>/dev/null || echo 0)" \> "$start" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	sleep 2
+	kill -TERM -- "-$pid" 2>/dev/null || { echo "build.sh ended before it could be interrupted"; return 1; }
+	wait "$pid" || rc=$?
+	cat "$scratch/build1.out"
+	[ "$rc" -ne 0 ] || { echo "the interrupted build exited 0"; return 1; }
+	echo "interrupted build: exit $rc"
+	"$TOP/ci/build.sh" default 2>&1 | tail -n 2
+	[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "the resumed build failed"; return 1; }
+	[ -s "$obj/arch/x86/boot/bzImage" ] && [ -s "$obj/mm510-initramfs.cpio" ] || {
+		echo "no kernel or initramfs after the resumed build"; return 1; }
+	tmp_after=$(ls -d "$BUILD"/.config.* 2>/dev/null || :)
+	[ "$tmp_after" = "$tmp_before" ] || {
+		echo "temporary folders left in $BUILD: $tmp_after"; return 1; }
+}
+
+t_guest_test_fails() {
+	# A test that does not exist must fail the run, not be skipped.
+	expect_fail "tests failed" env BOOT_LOG="$scratch/boot.log" TESTS=no_such_test BOOT_TIMEOUT=300 \
+		QUIET=1 "$TOP/ci/boot.sh" default
+}
+
+# On arm64 the same failure ends QEMU with status 1 (the runner's
+# semihosting SYS_EXIT), and a pass needs the PASS line as on x86.
+t_guest_arm64_fails() {
+	local obj
+	obj=$BUILD/obj/stack-$(. "$TOP/ci/scenario.sh"; scenario_load arm64; echo "$SC_KEY")
+	[ -f "$obj/mm510-initramfs.cpio" ] || { echo "no arm64 kernel built"; return 4; }
+	expect_fail "tests failed: 1 of 2 (QEMU exit status 1)" env BOOT_LOG="$scratch/boot.log" \
+		TESTS=no_such_test BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" arm64
+}
+
+t_guest_leftover() {
+	# What a test leaves behind fails that test, is removed, and does
+	# not fail the next one.
+	expect_fail "tests failed: 1 of 3" env BOOT_LOG="$scratch/boot.log" \
+		TESTS=boot_release,boot_release BOOT_ARGS=mm510.selftest=leftover \
+		BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" default
+	grep -q '^# boot_release: left cgroup /sys/fs/cgroup/mm510-drill' "$scratch/boot.log" &&
+		grep -q '^not ok 2 boot_release' "$scratch/boot.log" &&
+		grep -q '^ok 3 boot_release' "$scratch/boot.log" || {
+		echo "leftover not blamed on the first test, or not removed"
+		grep -E '^(ok|not ok|# )' "$scratch/boot.log"
+		return 1
+	}
+}
+
+t_repeat_counts() {
+	# make repeat: every boot counted, a log each; a failing boot is
+	# named with its first trouble, and STOP_ON_FAIL stops there.
+	local dir=$BUILD/logs/repeat-stack-default
+	env COUNT=2 TESTS=boot_release QUIET=1 "$TOP/ci/repeat.sh" default >"$scratch/r1.out" 2>&1 || {
+		cat "$scratch/r1.out"; echo "two passing boots did not pass"; return 1; }
+	cat "$scratch/r1.out"
+	grep -qx 'boot 2/2: pass ([0-9]* s)' "$scratch/r1.out" &&
+		grep -q '^repeat: 2 of 2 boots passed' "$scratch/r1.out" &&
+		[ -s "$dir/1.log" ] && [ -s "$dir/2.log" ] || {
+		echo "two passes not counted, or their logs missing"; return 1; }
+	expect_fail "repeat: 0 of 1 boots passed" env COUNT=3 STOP_ON_FAIL=1 TESTS=no_such_test \
+		BOOT_TIMEOUT=300 "$TOP/ci/repeat.sh" default >"$scratch/r2.out" || return 1
+	grep -q '^  first trouble: not ok 2 no_such_test' "$scratch/r2.out" &&
+		[ -s "$dir/1.log" ] && [ ! -e "$dir/2.log" ] || {
+		cat "$scratch/r2.out"; echo "the failing boot is not named, or repeat went on"; return 1; }
+}
+
+t_boot_interrupted() {
+	# QEMU runs under timeout(1) in a process group of its own: a
+	# cancelled boot must end it, not leave it running to its limit.
+	# Checked once against boot.sh without its EXIT trap: QEMU still
+	# ran 15 s after the cancel, and this case failed.
+	local pid tpid i
+	setsid env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=hang BOOT_TIMEOUT=300 QUIET=1 \
+		"$TOP/ci/boot.sh" default >"$scratch/boot.out" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do
+		tpid=$(pgrep -P "$pid" -x timeout || :)
+		[ -n "$tpid" ] && break
+		sleep 0.1
+	done
+	[ -n "$tpid" ] || { cat "$scratch/boot.out"; echo "no QEMU started"; return 1; }
+	sleep 2
+	kill -TERM -- "-$pid"
+	for i in $(seq 150); do
+		kill -0 "$tpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$tpid" 2>/dev/null; then
+		kill "$tpid"
+		wait "$pid" || :
+		echo "QEMU (under timeout $tpid) still ran 15 s after boot.sh was cancelled"
+		return 1
+	fi
+	wait "$pid" || :
+}

@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of make check's report (ci/report.sh: the verdicts, the
+# step table) and an in-guest test's own logic, run on the host.
+# Sourced by ci/tests/host.sh, which lists the cases; never run.
+
+# make check's verdicts of a guest log: a failing test's reason is its
+# first "# FAIL" line (not a later diagnostic, not the one of an earlier
+# test), else its last diagnostic but the runner's timing line, a gate's
+# own reason is kept, and the failures are listed again
+# just above the last line, where the tail of a CI log shows them.
+t_check_report() {
+	local out
+	cat >"$scratch/tap.log" <<-'EOF'
+	TAP version 13
+	# FAIL tests/a.c:1: printed before a test that passes
+	ok 1 a
+	# FAIL tests/b.c:12: node 0's bytes not counted on node 0
+	# FAIL tests/b.c:40: a second failure of the same test
+	# b took 0.2 s
+	not ok 2 b
+	# c: left module kmalloc_cg loaded
+	# c took 0.1 s
+	not ok 3 c
+	not ok 4 d
+	not ok 5 gate # fail: 2 errors [gate.log]
+	ok 6 e # SKIP no memory controller
+	EOF
+	# As from the guest's serial console.
+	sed -i 's/$/\r/' "$scratch/tap.log"
+	out=$(bash -c '. "$1"; tap "guest x: " "$2"; summary' _ "$TOP/ci/report.sh" \
+		"$scratch/tap.log" | tail -n 6)
+	[ "$out" = "failed:
+  guest x: b: FAIL tests/b.c:12: node 0's bytes not counted on node 0
+  guest x: c: c: left module kmalloc_cg loaded
+  guest x: d: see log
+  guest x: gate: 2 errors
+2 passed, 4 failed" ] || { echo "wrong summary:"; echo "$out"; return 1; }
+}
+
+# make check's step table: a row per timed step with its kind and wall
+# seconds (a failing step's too), the sum of each kind, the table kept
+# in STEPS_FILE, and the verdicts' last line still last.
+t_check_steps() {
+	local out
+	out=$(STEPS_FILE=$scratch/steps.txt bash -c '. "$1"
+		timed check "first step" sleep 1
+		timed boot "a failing boot" false || record "a failing boot" fail "exit 1" -
+		timed prepare "a function" record "x" pass ok -
+		summary' _ "$TOP/ci/report.sh")
+	echo "$out"
+	grep -qE '^ +1  check +first step$' <<<"$out" &&
+		grep -qE '^ +0  boot +a failing boot$' <<<"$out" &&
+		grep -qE '^ +0  prepare +a function$' <<<"$out" &&
+		grep -qE '^ +[12]  total +prepare 0 s, check 1 s, compile 0 s, boot 0 s$' <<<"$out" || {
+		echo "wrong step table"; return 1; }
+	[ "$(tail -n 1 <<<"$out")" = "1 passed, 1 failed" ] || { echo "the verdicts are not last"; return 1; }
+	grep -q 'first step' "$scratch/steps.txt" || { echo "no table in STEPS_FILE"; return 1; }
+}
+
+# kselftest_cgroup's racy entry, on the host with stand-in programs: a
+# failing test_kmem_memcg_deletion is let off when its figures show the
+# stats lagging memory.current, and fails the test when the stats exceed
+# it or when it printed no figures.
+t_kselftest_lag() {
+	local d=$scratch/ksft kc=$scratch/kselftest_cgroup
+	mkdir -p "$d"
+	gcc -O2 -Wall -I"$TOP/tools/lib" -o "$kc" "$TOP/tools/tests/kselftest_cgroup.c" \
+		"$TOP/tools/lib/mmt.c" -lpthread
+	printf '#!/bin/sh\necho "ok 1 a"\n' >"$d/test_core"
+	cp "$d/test_core" "$d/test_memcontrol"
+	kmem() {
+		printf '#!/bin/sh\n%s\necho "not ok 2 test_kmem_memcg_deletion"\nexit 1\n' \
+			"$1" >"$d/test_kmem"
+		chmod +x "$d"/test_*
+	}
+	kmem 'echo "memory.current = 600000"; echo "slab + anon + file + kernel_stack = 3008"'
+	MM510_KSFT_DIR=$d "$kc" >"$scratch/kc.out" 2>&1 ||
+		{ echo "a lag failed the test"; cat "$scratch/kc.out"; return 1; }
+	kmem 'echo "memory.current = 3008"; echo "slab + anon + file + kernel_stack = 600000"'
+	! MM510_KSFT_DIR=$d "$kc" >"$scratch/kc.out" 2>&1 ||
+		{ echo "stats above memory.current passed"; cat "$scratch/kc.out"; return 1; }
+	grep -q 'not a lag of the stats' "$scratch/kc.out" || { cat "$scratch/kc.out"; return 1; }
+	kmem ':'
+	! MM510_KSFT_DIR=$d "$kc" >"$scratch/kc.out" 2>&1 ||
+		{ echo "a failure without figures passed"; cat "$scratch/kc.out"; return 1; }
+}

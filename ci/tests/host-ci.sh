@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of the CI engines: LAVA jobs (ci/lava.sh) and the GitLab
+# pipeline run by gitlab-ci-local (ci/gitlab-local.sh).  Sourced by
+# ci/tests/host.sh, which lists the cases; never run.
+
+# A malformed or schema-breaking LAVA job is named with LAVA's reason; a
+# lab half configured is an error naming the missing variable, no lab at
+# all a message and success; nothing is submitted anywhere.
+t_lava_bad_input() {
+	printf 'device_type: qemu\njob_name: x\nactions: [\n' >"$scratch/broken.yaml"
+	expect_fail "$scratch/broken.yaml: invalid:" "$TOP/ci/lava.sh" validate "$scratch/broken.yaml"
+	printf 'device_type: qemu\njob_name: x\ntimeouts: {job: {minutes: 1}}\nvisibility: public\nactions:\n- deploy: {to: nowhere}\n' \
+		>"$scratch/schema.yaml"
+	expect_fail "unknown action type" "$TOP/ci/lava.sh" validate "$scratch/schema.yaml"
+	expect_fail "LAVA_URL is set but LAVA_TOKEN is not" \
+		env LAVA_URL=https://lava.invalid LAVA_TOKEN= "$TOP/ci/lava.sh" submit "$scratch/schema.yaml"
+	local out
+	out=$(env -u LAVA_URL "$TOP/ci/lava.sh" submit "$scratch/schema.yaml" 2>&1) ||
+		{ echo "no lab configured should pass: $out"; return 1; }
+	grep -q "no LAVA lab configured" <<<"$out" || { echo "$out"; return 1; }
+}
+
+# gitlab-ci-local runs only a job the pipeline defines.
+t_gitlab_unknown_job() {
+	command -v npm >/dev/null || { echo "npm missing"; return 4; }
+	expect_fail "no job 'no-such-job' in .gitlab-ci.yml" "$TOP/ci/gitlab-local.sh" no-such-job
+}
+
+# A board job needs the board's device tree; the QEMU job of a built
+# kernel passes LAVA's schema.
+t_lava_render() {
+	expect_fail "LAVA_DTB_URL is not set" env -u LAVA_DTB_URL "$TOP/ci/lava.sh" render default some-board
+	local f
+	f=$("$TOP/ci/lava.sh" render default) || return 1
+	grep -q ': valid$' <<<"$("$TOP/ci/lava.sh" validate "$f")" || return 1
+	grep -q 'mm510.release=' "$f" || { echo "no kernel command line in $f"; return 1; }
+}

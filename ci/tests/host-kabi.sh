@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of make kabi's report (ci/kabi-report.sh) on a synthetic
+# kernel (ci/tests/data/kabi).  Sourced by ci/tests/host.sh, which lists
+# the cases; never run.
+
+# make kabi's report on a synthetic pair (ci/tests/data/kabi): a git
+# tree whose first commit adds a member to struct syn_zone and whose
+# second touches nothing exported, the two "kernels" built from it with
+# DWARF, their Module.symvers (syn_count's CRC changes) and symtypes.
+kabi_fixture() {
+	local d=$1 v
+	mkdir -p "$d/tree" "$d/base" "$d/stack"
+	cp "$TOP"/ci/tests/data/kabi/syn.[ch] "$d/tree/"
+	(
+		cd "$d/tree" || exit 1
+		git init -q -b master
+		git add syn.h syn.c
+		git -c user.name=t -c user.email=t@t commit -qm base
+		git tag base
+		sed -i 's/^\tint count;$/\tint count;\n\tlong high;/' syn.h
+		git -c user.name=t -c user.email=t@t commit -qam 'syn: add a member to struct syn_zone'
+		echo '/* nothing exported changes */' >>syn.c
+		git -c user.name=t -c user.email=t@t commit -qam 'syn: a comment'
+		gcc -g -gdwarf-4 -O1 -fno-pic -no-pie -nostdlib -static -o ../stack/vmlinux syn.c
+		git checkout -q base
+		gcc -g -gdwarf-4 -O1 -fno-pic -no-pie -nostdlib -static -o ../base/vmlinux syn.c
+		git checkout -q master
+	)
+	printf '0001-syn-add-a-member.patch\n0002-syn-a-comment.patch\n' >"$d/patches"
+	printf '0x%s\tsyn_count\tvmlinux\tEXPORT_SYMBOL\t\n0x22222222\tsyn_other_get\tvmlinux\tEXPORT_SYMBOL_GPL\t\n' \
+		11111111 >"$d/base/Module.symvers"
+	printf '0x%s\tsyn_count\tvmlinux\tEXPORT_SYMBOL\t\n0x22222222\tsyn_other_get\tvmlinux\tEXPORT_SYMBOL_GPL\t\n' \
+		33333333 >"$d/stack/Module.symvers"
+	for v in base stack; do
+		{
+			if [ $v = base ]; then
+				echo 's#syn_zone struct syn_zone { unsigned long flags ; int count ; } '
+			else
+				echo 's#syn_zone struct syn_zone { unsigned long flags ; int count ; long high ; } '
+			fi
+			echo 'syn_count int syn_count ( s#syn_zone * ) '
+			echo 's#syn_other struct syn_other { int a ; } '
+			echo 'syn_other_get int syn_other_get ( s#syn_other * ) '
+		} >"$d/$v/syn.symtypes"
+	done
+}
+
+kabi_run() {
+	local d=$1
+	shift
+	"$TOP/ci/kabi-report.sh" "$d/base" "$d/stack" "$d/tree" base master "$d/patches" "$d/out" "$@"
+}
+
+# The one-member change is in the report under the patch that made it,
+# with the CRC it changes; a symbol list naming the changed symbol fails
+# with its name, one naming only an untouched symbol passes.
+t_kabi_report() {
+	local d=$scratch/kabi r rc=0
+	command -v abidiff >/dev/null || { echo "abidiff not installed (apt-get install abigail-tools)"; return 4; }
+	kabi_fixture "$d"
+	kabi_run "$d"
+	r=$d/out/report.md
+	grep -qF '### 0001-syn-add-a-member' "$r" || { echo "no section for 0001"; cat "$r"; return 1; }
+	sed -n '/^### 0001-syn-add-a-member/,/^##/p' "$r" | grep -F 'changes `struct syn_zone`: member high added' ||
+		{ echo "0001 does not change struct syn_zone"; cat "$r"; return 1; }
+	sed -n '/^### 0001-syn-add-a-member/,/^##/p' "$r" | grep -F "1 exported symbols' CRCs change" ||
+		{ echo "0001 changes no CRC"; cat "$r"; return 1; }
+	! grep -qF '### 0002' "$r" || { echo "0002, which changes nothing exported, is in the report"; return 1; }
+	grep -qxF "$(printf 'syn_count\tcrc\tvmlinux\t0x11111111\t0x33333333\tEXPORT_SYMBOL\tEXPORT_SYMBOL\ts#syn_zone\t0001-syn-add-a-member\t-')" \
+		"$d/out/symbols.tsv" || { echo "symbols.tsv lacks syn_count's CRC change"; cat "$d/out/symbols.tsv"; return 1; }
+	! grep -q '^syn_other_get' "$d/out/symbols.tsv" || { echo "syn_other_get is listed as changed"; return 1; }
+	grep -q '^struct syn_zone	syn.h:[0-9]*:1	size 16 -> 24 bytes' "$d/out/types.tsv" ||
+		{ echo "types.tsv lacks struct syn_zone"; cat "$d/out/types.tsv"; return 1; }
+
+	printf '[abi_symbol_list]\n  syn_count\n  syn_other_get\n' >"$d/mine"
+	kabi_run "$d" "$d/mine" >"$d/run.out" 2>&1 || rc=$?
+	cat "$d/run.out"
+	[ "$rc" -eq 3 ] || { echo "a symbol list with a broken symbol exits $rc, not 3"; return 1; }
+	grep -q '^  syn_count: CRC 0x11111111 -> 0x33333333' "$d/run.out" || { echo "syn_count not named"; return 1; }
+	grep -qF '1 of the 2 symbols' "$d/run.out" || return 1
+	grep -qxF "$(printf 'syn_other_get\tok\tunchanged')" "$d/out/symbol-list.tsv" || return 1
+
+	printf '# only what is untouched\nsyn_other_get\n' >"$d/mine"
+	kabi_run "$d" "$d/mine" || { echo "a symbol list of untouched symbols failed"; return 1; }
+}
+
+# Bad input: no libabigail, a kernel without DWARF or without CRCs, a
+# symbol list naming a symbol neither kernel exports.  Each a clear
+# message, and the report of the last good run is left as it was.
+t_kabi_bad_input() {
+	local d=$scratch/kabi-bad bin=$scratch/bin-noabi f
+	command -v abidiff >/dev/null || { echo "abidiff not installed (apt-get install abigail-tools)"; return 4; }
+	kabi_fixture "$d"
+	kabi_run "$d"
+	cp "$d/out/report.md" "$d/good.md"
+	mkdir -p "$bin"
+	for f in /usr/bin/* /bin/*; do
+		case ${f##*/} in abidiff) continue ;; esac
+		[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}"
+	done
+	expect_fail "'abidiff' not found: install it with 'apt-get install abigail-tools'" \
+		env PATH="$bin" "$TOP/ci/kabi-report.sh" "$d/base" "$d/stack" "$d/tree" base master "$d/patches" "$d/out"
+	printf 'syn_other_get\nsyn_gone\n' >"$d/mine"
+	expect_fail "names 1 symbol(s) neither kernel exports: syn_gone" kabi_run "$d" "$d/mine"
+	cp -r "$d/stack" "$d/stack.good"
+	strip --strip-debug "$d/stack/vmlinux"
+	expect_fail "stack/vmlinux has no DWARF (.debug_info): built without CONFIG_DEBUG_INFO" kabi_run "$d"
+	rm -rf "$d/stack" && cp -r "$d/stack.good" "$d/stack"
+	sed -i 's/^0x[0-9a-f]*/0x00000000/' "$d/stack/Module.symvers"
+	expect_fail "stack/Module.symvers has no CRCs: built without CONFIG_MODVERSIONS" kabi_run "$d"
+	cmp -s "$d/out/report.md" "$d/good.md" || { echo "the last good report was changed"; return 1; }
+	[ -z "$(find "$d" -maxdepth 1 -name '.kabi.*')" ] || { echo "a half-written report was left"; return 1; }
+}
