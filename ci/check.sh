@@ -11,8 +11,8 @@
 # in the objects the series or the tree's patches change).  With MM510_FULL=1 (`make check-full`) it
 # also runs the slow gates (per-patch build with W=1 and sparse,
 # coccinelle), builds every scenario of tier "full" (and boots those
-# with a boot timeout: arm64-debug, slob) and checks what `make send`
-# writes.  Prints one line per check (name, pass/warn/fail, reason,
+# with a boot timeout: arm64-debug, rt-debug, slab, slob) and checks
+# what `make send` writes.  Prints one line per check (name, pass/warn/fail, reason,
 # log), the step table (each step's wall time and kind: prepare, check,
 # compile, boot; also in build/logs/check-steps.txt) and the verdicts
 # again, and ends with "N passed, N failed",
