@@ -157,9 +157,9 @@ fi
 # build.
 if [ "${OBJECTS:-all}" = changed ]; then
 	fragment_value Tree tree
-	ref=()
-	for f in "${SC_FRAGMENTS[@]}"; do [ "$f" = "$FV_FROM" ] || ref+=("$f"); done
-	ref=$BUILD/obj/$(basename "$(tree_load vanilla; stack_tree)")-$(IFS=+; echo "${ref[*]}")
+	rfrags=()
+	for f in "${SC_FRAGMENTS[@]}"; do [ "$f" = "$FV_FROM" ] || rfrags+=("$f"); done
+	ref=$BUILD/obj/$(basename "$(tree_load vanilla; stack_tree)")-$(IFS=+; echo "${rfrags[*]}")
 	[ -f "$ref/.config" ] && [ -f "$ref/vmlinux" ] ||
 		die "OBJECTS=changed needs the vanilla stack built with the same fragments first ($ref)"
 	cmp -s <(grep "^CONFIG_" "$ref/.config") <(grep "^CONFIG_" "$obj/.config") ||
