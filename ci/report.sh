@@ -38,7 +38,7 @@ ccache_counts() {
 # caller's shell) and add a row for it to the step table; returns CMD's
 # status.  A compile row says how many objects ccache did not have.
 timed() {
-	local kind=$1 name=$2 t0=$EPOCHSECONDS rc=0 c0= c1 what=$1
+	local kind=$1 name=$2 t0=$EPOCHSECONDS rc=0 c0='' c1 what=$1
 	shift 2
 	[ "$kind" != compile ] || c0=$(ccache_counts)
 	"$@" || rc=$?
