@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of fetch, base and apply: the tarballs (ci/fetch.sh), the
 # base repository and Debian's trees (ci/base.sh, ci/debian.sh), the

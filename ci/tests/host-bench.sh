@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of make bench: its report generator (ci/bench-report.sh) on
 # canned results, the peer's pin, and the options it refuses.  Sourced

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of build and boot: configurations and arches (ci/build.sh,
 # ci/scenario.sh), missing tools, make repeat, and the cases that boot a

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of make check's report (ci/report.sh: the verdicts, the
 # step table) and an in-guest test's own logic, run on the host.

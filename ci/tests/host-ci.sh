@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of the CI engines: LAVA jobs (ci/lava.sh) and the GitLab
 # pipeline run by gitlab-ci-local (ci/gitlab-local.sh).  Sourced by

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of the README's and the manuals' promises (README.md,
 # Documentation/).  Sourced by ci/tests/host.sh, which lists the cases;
@@ -153,7 +154,7 @@ docs_check() {
 				{ echo "$f:$l: scenario $v ($where): not in configs/scenarios"; bad=1; } ;;
 		link)
 			case $v in http://*|https://*|mailto:*) continue ;; esac
-			local path=${v%%#*} anchor= to
+			local path=${v%%#*} anchor='' to
 			[[ "$v" == *"#"* ]] && anchor=${v#*#}
 			if [ -z "$path" ]; then
 				to=$f

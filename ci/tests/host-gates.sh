@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of the other review gates (ci/gates.sh): checkpatch, the
 # build gate with W=1 and sparse, and the slow gates' split by patch

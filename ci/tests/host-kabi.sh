@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of make kabi's report (ci/kabi-report.sh) on a synthetic
 # kernel (ci/tests/data/kabi).  Sourced by ci/tests/host.sh, which lists

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of make send's mails (ci/send-check.sh), on canned mails.
 # Sourced by ci/tests/host.sh, which lists the cases; never run.

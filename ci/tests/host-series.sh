@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Host tests of the series and its provenance: the series gate (entry
 # order, RT variants), the provenance gate against upstream.tsv, the RT

@@ -35,6 +35,7 @@
 #   host-send.sh    make send's mails
 #   host-docs.sh    the README's and the manuals' promises
 
+# shellcheck source=ci/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 for topic in series gates apply build check bench kabi ci send docs; do
 	# shellcheck source=/dev/null

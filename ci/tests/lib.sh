@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared by the host tests (ci/tests/host.sh and the ci/tests/host-*.sh
 # it sources): the scratch folder and its cleanup, run_case and its TAP
 # numbering, expect_fail, the base repository's state, a project copy,
