@@ -118,16 +118,7 @@ help:
 	@echo
 	@echo 'Scenarios (configs/scenarios; the arch and the tree are those its fragments'"'"''
 	@echo 'name on a "# Arch:" or "# Tree:" line, else x86 and BASE_TREE'"'"'s, default vanilla):'
-	@printf '  %-13s %-5s %-5s %-9s %-7s %s\n' scenario arch tier tree machine 'fragments; kernel command line'
-	@awk -v bt='$(BASE_TREE)' 'FNR == 1 { f = FILENAME; sub(/.*\//, "", f); sub(/\.config$$/, "", f) } \
-		f != "scenarios" && /^# Arch: / { arch[f] = $$3 } \
-		f != "scenarios" && /^# Tree: / { tree[f] = $$3 } \
-		f == "scenarios" && !/^#/ && NF >= 5 { \
-			a = "x86"; t = bt == "" ? "vanilla" : bt; n = split($$2, fr, ","); \
-			for (i = 1; i <= n; i++) { if (fr[i] in arch) a = arch[fr[i]]; if (fr[i] in tree) t = tree[fr[i]] } \
-			x = ""; for (i = 6; i <= NF; i++) x = x " " $$i; \
-			printf "  %-13s %-5s %-5s %-9s %-7s %s;%s\n", $$1, a, $$3, t, $$5, $$2, x }' \
-		configs/*.config configs/scenarios
+	@bash -c '. ci/lib.sh && . ci/scenario.sh && scenario_table'
 	@echo
 	@echo 'Variables in effect:'
 	@echo '  SCENARIO=$(SCENARIO)    scenario for build/boot/stress (and the arch of bench)'

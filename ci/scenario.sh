@@ -8,6 +8,9 @@
 #                       separated, e.g. kabi for make kabi) are appended to
 #                       the scenario's fragments: their own build folder.
 #   scenario_names [TIER]  lists the scenarios (of one tier).
+#   scenario_table      prints each scenario's arch, tier, tree, machine,
+#                       fragments and command line, as scenario_load
+#                       reads them (make help).
 #
 # The arch: a fragment may name it on a line "# Arch: NAME" (the
 # kernel's ARCH); a scenario whose fragments name none is x86.  Each
@@ -93,6 +96,22 @@ scenario_load() {
 		die "scenario $SC_NAME is for the $FV_VALUE tree (configs/$FV_FROM.config), not BASE_TREE=$BASE_TREE"
 	fi
 	tree_load "${FV_VALUE:-${BASE_TREE:-vanilla}}"
+}
+
+scenario_table() {
+	local sc m t bt=${BASE_TREE:-vanilla}
+	printf '  %-13s %-5s %-5s %-9s %-7s %s\n' scenario arch tier tree machine \
+		'fragments; kernel command line'
+	for sc in $(scenario_names); do
+		# Without BASE_TREE, which would fail a scenario whose
+		# fragments name another tree; FV_VALUE is then the tree its
+		# fragments name, if any (scenario_load's last lookup).
+		BASE_TREE='' scenario_load "$sc"
+		t=${FV_VALUE:-$bt}
+		m=$(IFS=,; echo "${SC_MACHINE[*]:--}")
+		printf '  %-13s %-5s %-5s %-9s %-7s %s; %s\n' "$SC_NAME" "$SC_ARCH" \
+			"$SC_TIER" "$t" "$m" "$(IFS=,; echo "${SC_FRAGMENTS[*]}")" "${SC_ARGS:--}"
+	done
 }
 
 # fragment_value KEY WHAT: the value of the scenario's fragments' "# KEY:
