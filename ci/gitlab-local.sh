@@ -5,8 +5,11 @@
 # machine with gitlab-ci-local (npm) in shell mode, in this checkout and
 # its build folder, as a GitLab shell runner would.  gitlab-ci-local is
 # installed once, at the pinned version, into $CACHE_DIR/npm (from npm's
-# registry; Debian does not package it).  Used by make check with the
-# fast gates' job; exit status: the job's.
+# registry; Debian does not package it).  GATES, when set, is passed to
+# the job as a pipeline variable (make gates runs those gates): make
+# check runs the fast gates' job with GATES=series, so that the engine,
+# the job and make gates are exercised end to end without a second run
+# of the gates make check has just run itself.  Exit status: the job's.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -38,6 +41,7 @@ grep -qxF "$1" <<<"$(cd "$TOP" && "$gcl" --list-all 2>/dev/null | awk 'NR > 1 { 
 # This machine's cache and build folder, and the lock a calling make
 # holds, passed on: the job runs in this checkout.
 cd "$TOP"
-exec "$gcl" --shell-executor-no-image --no-color \
-	--variable "CACHE_DIR=$CACHE_DIR" --variable "BUILD=$BUILD" \
-	--variable "MM510_LOCKED=${MM510_LOCKED:-}" "$1"
+vars=(--variable "CACHE_DIR=$CACHE_DIR" --variable "BUILD=$BUILD"
+      --variable "MM510_LOCKED=${MM510_LOCKED:-}")
+[ -z "${GATES:-}" ] || vars+=(--variable "GATES=$GATES")
+exec "$gcl" --shell-executor-no-image --no-color "${vars[@]}" "$1"

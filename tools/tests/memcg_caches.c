@@ -152,12 +152,19 @@ static long nr_dying(void)
 
 /*
  * Let frees from earlier tests finish: no dying cgroups left and two
- * equal reads in a row.  Whatever stays dying becomes the zombie slack.
+ * equal reads in a row.  Whatever stays dying becomes the zombie slack:
+ * once the number of dying cgroups and both counts have held still for
+ * STILL_READS reads in a row (with the caches dropped before each), or
+ * at the latest after 3 * SETTLE_MS.  (cgroup.memory=nokmem leaves one
+ * such cgroup; waiting out the whole 30 s for it gained nothing.)
  */
+#define STILL_READS	6
+
 static int settle(struct counts *c)
 {
 	struct counts prev;
-	int waited;
+	long prev_zombies = -1;
+	int waited, still = 0;
 
 	if (read_counts(&prev))
 		return -1;
@@ -169,9 +176,17 @@ static int settle(struct counts *c)
 		zombies = nr_dying();
 		if (zombies < 0)
 			return -1;
-		if (!zombies && c->memcg == prev.memcg && c->pn == prev.pn)
+		if (c->memcg == prev.memcg && c->pn == prev.pn && !zombies)
 			return 0;
+		if (c->memcg == prev.memcg && c->pn == prev.pn &&
+		    zombies == prev_zombies) {
+			if (++still == STILL_READS)
+				break;
+		} else {
+			still = 0;
+		}
 		prev = *c;
+		prev_zombies = zombies;
 	}
 	mmt_log("%ld dying cgroup(s) stay; each may leave the counts meanwhile",
 		zombies);
