@@ -11,7 +11,7 @@
 # in the objects the series or the tree's patches change).  With MM510_FULL=1 (`make check-full`) it
 # also runs the slow gates (per-patch build with W=1 and sparse,
 # coccinelle), builds every scenario of tier "full" (and boots those
-# with a boot timeout: arm64-debug, rt-debug, slab, slob) and checks
+# with a boot timeout: debug, arm64, rt-debug, slab, slob) and checks
 # what `make send` writes.  Prints one line per check (name, pass/warn/fail, reason,
 # log), the step table (each step's wall time and kind: prepare, check,
 # compile, boot; also in build/logs/check-steps.txt) and the verdicts
@@ -192,7 +192,7 @@ else
 fi
 
 # The host tests that boot a guest: after the scenarios, so that the
-# kernels they boot (default's, arm64's) are built.
+# kernels they boot (default's, an arm64 one) are built.
 scenario_load default
 if [ "${built[$SC_KEY]:-fail}" != fail ]; then
 	log=$logdir/check-host-guest.log
@@ -215,7 +215,7 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 	else
 		record "ci: LAVA job default-qemu under lava-run" fail "$(tail -n 1 "$log" 2>/dev/null || echo 'no job file: make lava')" "$log"
 	fi
-	# The full tier: booted where it has a boot timeout (arm64-debug),
+	# The full tier: booted where it has a boot timeout (debug, arm64, the -ksft ones, ...),
 	# compiled only where it has none.
 	for sc in $(scenario_names full); do
 		scenario_load "$sc"

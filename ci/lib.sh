@@ -22,6 +22,15 @@ PEER_TREE=${PEER_TREE:-$BUILD/peer}
 STACK_BRANCH=${STACK_BRANCH:-mm510}
 IDENTITY=$(head -n 1 "$TOP/ci/identity")
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE_DIR/ccache}
+# ccache's depend mode: on a miss ccache takes the headers from the
+# compiler's own -MD output (kbuild's -Wp,-MMD) instead of running the
+# preprocessor a second time to hash them.  A cold x86 kernel build here
+# took 659 s with ccache's default mode, 498 s in depend mode and 400 s
+# without ccache; a warm one (1338 of 1339 hits) 140 s.  Depend mode has
+# no preprocessed-mode hits: a cache filled in the default mode is not
+# used, and a file compiled in two trees (Debian's) is a hit only where
+# its path and headers are the same.
+export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 
 # No background `git gc --auto`: it would outlive the script holding the
 # build lock's file descriptor, and it would touch a user's KERNEL_TREE.
