@@ -153,13 +153,11 @@ check() {
 	done
 	# One board job, to keep the U-Boot template valid: on the arm64
 	# kernel that is built (make check builds arm64-debug's).
-	for sc in arm64 arm64-debug; do
-		BOOT_DESCRIBE=1 "$TOP/ci/boot.sh" "$sc" >/dev/null 2>&1 || continue
+	if sc=$(scenario_built arm64 arm64-debug); then
 		f=$(LAVA_DTB_URL=${LAVA_DTB_URL:-file:///board.dtb} \
 		    render "$sc" "${LAVA_DEVICE_TYPE:-r8a774a1-hihope-rzg2m-ex}")
 		files+=("$f")
-		break
-	done
+	fi
 	[ ${#files[@]} -gt 0 ] || die "no scenario is built: nothing to render (make build first)"
 	validate "${files[@]}"
 }

@@ -67,6 +67,20 @@ scenario_names() {
 		"$SCENARIOS"
 }
 
+# scenario_built SCENARIO...: print the first of them whose kernel and
+# initramfs are built (ci/boot.sh BOOT_DESCRIBE=1 finds them); fail if
+# none is.
+scenario_built() {
+	local sc
+	for sc; do
+		if BOOT_DESCRIBE=1 "$TOP/ci/boot.sh" "$sc" >/dev/null 2>&1; then
+			echo "$sc"
+			return 0
+		fi
+	done
+	return 1
+}
+
 scenario_load() {
 	local line f
 	line=$(awk -v n="$1" '!/^#/ && $1 == n' "$SCENARIOS")

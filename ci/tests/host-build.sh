@@ -154,10 +154,8 @@ t_guest_test_fails() {
 # whichever arm64 kernel is built: make check builds arm64-debug's.
 t_guest_arm64_fails() {
 	local sc
-	for sc in arm64 arm64-debug ''; do
-		[ -n "$sc" ] || { echo "no arm64 kernel built"; return 4; }
-		BOOT_DESCRIBE=1 "$TOP/ci/boot.sh" "$sc" >/dev/null 2>&1 && break
-	done
+	sc=$(. "$TOP/ci/scenario.sh"; scenario_built arm64 arm64-debug) ||
+		{ echo "no arm64 kernel built"; return 4; }
 	expect_fail "tests failed: 1 of 2 (QEMU exit status 1)" env BOOT_LOG="$scratch/boot.log" \
 		TESTS=no_such_test BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" "$sc"
 }

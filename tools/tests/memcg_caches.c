@@ -164,7 +164,7 @@ static int settle(struct counts *c)
 {
 	struct counts prev;
 	long prev_zombies = -1;
-	int waited, still = 0;
+	int waited, still = 0, same;
 
 	if (read_counts(&prev))
 		return -1;
@@ -176,15 +176,12 @@ static int settle(struct counts *c)
 		zombies = nr_dying();
 		if (zombies < 0)
 			return -1;
-		if (c->memcg == prev.memcg && c->pn == prev.pn && !zombies)
+		same = c->memcg == prev.memcg && c->pn == prev.pn;
+		if (same && !zombies)
 			return 0;
-		if (c->memcg == prev.memcg && c->pn == prev.pn &&
-		    zombies == prev_zombies) {
-			if (++still == STILL_READS)
-				break;
-		} else {
-			still = 0;
-		}
+		still = same && zombies == prev_zombies ? still + 1 : 0;
+		if (still == STILL_READS)
+			break;
 		prev = *c;
 		prev_zombies = zombies;
 	}
