@@ -125,6 +125,18 @@ fi
 
 gates gates series provenance checkpatch maintainers
 
+# The icount boots still running in the background when the run ends
+# early (an interruption).
+stop_background() {
+	local pid
+	for pid in "${icount_pids[@]}"; do
+		kill -TERM -- "-$pid" 2>/dev/null || :
+	done
+}
+icount_pids=()
+icount_names=()
+trap stop_background EXIT
+
 # Scenarios with the same fragments boot one kernel: it is built (and
 # checked) once, for the first of them.
 declare -A built=()
@@ -160,9 +172,36 @@ build_and_boot() {
 	fi
 	[ "$SC_TIMEOUT" != - ] || return 0
 
-	log=$logdir/check-boot-$sc.log
-	timed boot "boot $sc" env QUIET=1 "$TOP/ci/boot.sh" "$sc" >"$log" 2>&1 || :
-	glog=$BUILD/logs/$(basename "$(stack_tree)")-$sc.log
+	guest_log[$sc]=$BUILD/logs/$(basename "$(stack_tree)")-$sc.log
+	if [[ " ${SC_MACHINE[*]} " != *" icount "* ]]; then
+		icount_drain
+		timed boot "boot $sc" env QUIET=1 "$TOP/ci/boot.sh" "$sc" \
+			>"$logdir/check-boot-$sc.log" 2>&1 || :
+		boot_verdicts "$sc"
+		return 0
+	fi
+	# An icount boot has one vCPU, one host thread: two of them share
+	# the 2 cores (the pool's oldest is counted before a third starts).
+	[ "${#icount_pids[@]}" -lt 2 ] || icount_wait_oldest
+	rm -f "$logdir/check-boot-$sc.steps"
+	set -m
+	(
+		steps=()
+		trap - INT TERM
+		timed boot "boot $sc" env QUIET=1 "$TOP/ci/boot.sh" "$sc" \
+			>"$logdir/check-boot-$sc.log" 2>&1 || :
+		printf '%s\n' "${steps[@]}" >"$logdir/check-boot-$sc.steps"
+	) </dev/null &
+	set +m
+	icount_pids+=("$!")
+	icount_names+=("$sc")
+}
+
+# boot_verdicts SCENARIO: its guest's TAP lines, one check each, and a
+# failed check for a boot that ended without a verdict.
+declare -A guest_log=()
+boot_verdicts() {
+	local sc=$1 log=$logdir/check-boot-$1.log glog=${guest_log[$1]}
 	tap "guest $sc: " "$glog"
 	if ! grep -q "^boot $sc: PASS" "$log"; then
 		# A crash or a hang: no TAP verdict covers it.
@@ -171,9 +210,26 @@ build_and_boot() {
 	fi
 }
 
+# The icount boots in the background, two at a time (icount_pids,
+# icount_names), and their verdicts in the order they started.
+icount_wait_oldest() {
+	local sc=${icount_names[0]}
+	wait "${icount_pids[0]}" || :
+	icount_pids=("${icount_pids[@]:1}")
+	icount_names=("${icount_names[@]:1}")
+	steps_beside "$logdir/check-boot-$sc.steps" "other steps"
+	boot_verdicts "$sc"
+}
+icount_drain() {
+	while [ "${#icount_pids[@]}" -ne 0 ]; do
+		icount_wait_oldest
+	done
+}
+
 for sc in $(scenario_names check); do
 	build_and_boot "$sc"
 done
+icount_drain
 # The CI engine's files: a LAVA job for each booted scenario's kernel,
 # checked against LAVA's own schema (lava-common), and the pipeline's
 # fast-gates job run end to end by gitlab-ci-local in shell mode, with
@@ -231,6 +287,7 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 			record "build $sc (compile only)" fail "$(grep -m1 'error:' "$log" || tail -n 1 "$log")" "$log"
 		fi
 	done
+	icount_drain
 	# An example recipient: b4 send -o only writes the mails.
 	log=$logdir/check-send.log
 	if timed check "b4 send -o" env SEND_TO="${SEND_TO:-stable@vger.kernel.org}" "$TOP/ci/send.sh" >"$log" 2>&1; then

@@ -152,8 +152,8 @@ check() {
 		files+=("$(render "$sc" qemu)")
 	done
 	# One board job, to keep the U-Boot template valid: on the arm64
-	# kernel that is built (make check builds arm64-debug's).
-	if sc=$(scenario_built arm64 arm64-debug); then
+	# kernel that is built (make check builds arm64-lockdep's).
+	if sc=$(scenario_built arm64 arm64-lockdep arm64-debug); then
 		f=$(LAVA_DTB_URL=${LAVA_DTB_URL:-file:///board.dtb} \
 		    render "$sc" "${LAVA_DEVICE_TYPE:-r8a774a1-hihope-rzg2m-ex}")
 		files+=("$f")

@@ -52,15 +52,28 @@ timed() {
 	return "$rc"
 }
 
+# steps_beside FILE WHAT: add the rows that a part of the run which ran
+# in the background wrote to FILE (its own step rows, one per line),
+# each marked as run beside WHAT.  The table's total is wall time, so
+# with such rows the kinds add up to more than it.
+steps_beside() {
+	local row
+	[ -s "$1" ] || return 0
+	while IFS= read -r row; do
+		steps+=("$row (beside $2)")
+	done <"$1"
+}
+
 # steps_table: the step table with the run's total and the sum of each
 # kind, also written to STEPS_FILE.
 steps_table() {
 	[ "${#steps[@]}" -ne 0 ] || return 0
-	local row kind sec
+	local row kind sec beside=0
 	local -A sum=()
 	for row in "${steps[@]}"; do
 		read -r sec kind _ <<<"$row"
 		sum[$kind]=$((${sum[$kind]:-0} + sec))
+		[[ "$row" != *" (beside "*")" ]] || beside=$((beside + sec))
 	done
 	{
 		echo "=== where the time went (wall seconds) ==="
@@ -70,6 +83,8 @@ steps_table() {
 			"$(for kind in prepare check compile boot; do
 				printf '%s %d s, ' "$kind" "${sum[$kind]:-0}"
 			done | sed 's/, $//')"
+		[ "$beside" -eq 0 ] ||
+			printf '%7s  %-8s %s\n' "" "" "($beside s of the kinds ran beside other steps, so they add up to more than the total)"
 	} | if [ -n "${STEPS_FILE:-}" ]; then tee "$STEPS_FILE"; else cat; fi
 	echo
 }

@@ -151,10 +151,10 @@ t_guest_test_fails() {
 
 # On arm64 the same failure ends QEMU with status 1 (the runner's
 # semihosting SYS_EXIT), and a pass needs the PASS line as on x86.  On
-# whichever arm64 kernel is built: make check builds arm64-debug's.
+# whichever arm64 kernel is built: make check builds arm64-lockdep's.
 t_guest_arm64_fails() {
 	local sc
-	sc=$(. "$TOP/ci/scenario.sh"; scenario_built arm64 arm64-debug) ||
+	sc=$(. "$TOP/ci/scenario.sh"; scenario_built arm64 arm64-lockdep arm64-debug) ||
 		{ echo "no arm64 kernel built"; return 4; }
 	expect_fail "tests failed: 1 of 2 (QEMU exit status 1)" env BOOT_LOG="$scratch/boot.log" \
 		TESTS=no_such_test BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" "$sc"

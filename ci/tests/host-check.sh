@@ -41,19 +41,26 @@ t_check_report() {
 
 # make check's step table: a row per timed step with its kind and wall
 # seconds (a failing step's too), the sum of each kind, the table kept
-# in STEPS_FILE, and the verdicts' last line still last.
+# in STEPS_FILE, rows of steps that ran in the background marked as
+# such (steps_beside), and the verdicts' last line still last.
 t_check_steps() {
 	local out
 	out=$(STEPS_FILE=$scratch/steps.txt bash -c '. "$1"
 		timed check "first step" sleep 1
 		timed boot "a failing boot" false || record "a failing boot" fail "exit 1" -
 		timed prepare "a function" record "x" pass ok -
-		summary' _ "$TOP/ci/report.sh")
+		printf "%7d  %-8s %s\n" 5 boot "boot a" 3 check "host tests" >"$2"
+		steps_beside "$2" "boot b"
+		summary' _ "$TOP/ci/report.sh" "$scratch/beside.steps")
 	echo "$out"
-	grep -qE '^ +1  check +first step$' <<<"$out" &&
+	# A second's sleep is 1 or 2 whole seconds of EPOCHSECONDS.
+	grep -qE '^ +[12]  check +first step$' <<<"$out" &&
 		grep -qE '^ +0  boot +a failing boot$' <<<"$out" &&
 		grep -qE '^ +0  prepare +a function$' <<<"$out" &&
-		grep -qE '^ +[12]  total +prepare 0 s, check 1 s, compile 0 s, boot 0 s$' <<<"$out" || {
+		grep -qE '^ +5  boot +boot a \(beside boot b\)$' <<<"$out" &&
+		grep -qE '^ +3  check +host tests \(beside boot b\)$' <<<"$out" &&
+		grep -qE '^ +[12]  total +prepare 0 s, check [45] s, compile 0 s, boot 5 s$' <<<"$out" &&
+		grep -qF '(8 s of the kinds ran beside other steps' <<<"$out" || {
 		echo "wrong step table"; return 1; }
 	[ "$(tail -n 1 <<<"$out")" = "1 passed, 1 failed" ] || { echo "the verdicts are not last"; return 1; }
 	grep -q 'first step' "$scratch/steps.txt" || { echo "no table in STEPS_FILE"; return 1; }
