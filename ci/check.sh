@@ -181,8 +181,8 @@ build_and_boot() {
 		return 0
 	fi
 	# An icount boot has one vCPU, one host thread: two of them share
-	# the 2 cores (the pool's oldest is counted before a third starts).
-	[ "${#icount_pids[@]}" -lt 2 ] || icount_wait_oldest
+	# the 2 cores (one of them is counted before a third starts).
+	[ "${#icount_pids[@]}" -lt 2 ] || icount_wait_one
 	rm -f "$logdir/check-boot-$sc.steps"
 	set -m
 	(
@@ -211,18 +211,26 @@ boot_verdicts() {
 }
 
 # The icount boots in the background, two at a time (icount_pids,
-# icount_names), and their verdicts in the order they started.
-icount_wait_oldest() {
-	local sc=${icount_names[0]}
-	wait "${icount_pids[0]}" || :
-	icount_pids=("${icount_pids[@]:1}")
-	icount_names=("${icount_names[@]:1}")
-	steps_beside "$logdir/check-boot-$sc.steps" "other steps"
-	boot_verdicts "$sc"
+# icount_names): the next starts as soon as either ends, and each is
+# counted when it ends.
+icount_wait_one() {
+	local done_pid='' i sc
+	wait -n -p done_pid "${icount_pids[@]}" || :
+	for i in "${!icount_pids[@]}"; do
+		[ "${icount_pids[$i]}" = "$done_pid" ] || continue
+		sc=${icount_names[$i]}
+		unset "icount_pids[$i]" "icount_names[$i]"
+		icount_pids=("${icount_pids[@]}")
+		icount_names=("${icount_names[@]}")
+		steps_beside "$logdir/check-boot-$sc.steps" "other steps"
+		boot_verdicts "$sc"
+		return 0
+	done
+	die "wait -n: no icount boot ended (pids ${icount_pids[*]})"
 }
 icount_drain() {
 	while [ "${#icount_pids[@]}" -ne 0 ]; do
-		icount_wait_oldest
+		icount_wait_one
 	done
 }
 

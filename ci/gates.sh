@@ -340,15 +340,22 @@ gate_provenance() {
 gate_checkpatch() {
 	local p log e w c first
 	mkdir -p "$logdir/checkpatch"
+	# checkpatch.pl first, one process per patch and as many at a time
+	# as there are CPUs (a patch's verdict is its log's), from the top,
+	# so that checkpatch reads ./.checkpatch.conf; no git repository, so
+	# that it does not look upstream ids up in the project's history
+	# (the pinned tree has none either).  Then the verdicts, in order.
 	for p in "${all_patches[@]}"; do
 		log=$logdir/checkpatch/$p.log
 		mkdir -p "${log%/*}"
+		rm -f "$log"
+		[ ! -f "$TOP/patches/$p" ] || printf '%s\0' "$p"
+	done | (cd "$TOP" && GIT_DIR=/nonexistent xargs -0 -r -P "$(nproc)" -I{} \
+		sh -c 'perl "$1" --strict --show-types "patches/$2" >"$3/$2.log" 2>&1; :' \
+		_ "$scripts/checkpatch.pl" {} "$logdir/checkpatch")
+	for p in "${all_patches[@]}"; do
+		log=$logdir/checkpatch/$p.log
 		[ -f "$TOP/patches/$p" ] || continue
-		# From the top, so that checkpatch reads ./.checkpatch.conf; no
-		# git repository, so that it does not look upstream ids up in
-		# the project's history (the pinned tree has none either).
-		(cd "$TOP" && GIT_DIR=/nonexistent perl "$scripts/checkpatch.pl" --strict \
-			--show-types "patches/$p") >"$log" 2>&1 || :
 		e=$(grep -c '^ERROR:' "$log" || :)
 		w=$(grep -c '^WARNING:' "$log" || :)
 		c=$(grep -c '^CHECK:' "$log" || :)

@@ -106,7 +106,7 @@ t_guest_panics() {
 
 t_guest_hangs() {
 	expect_fail "guest hung" env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=hang \
-		BOOT_TIMEOUT=30 QUIET=1 "$TOP/ci/boot.sh" default
+		BOOT_TIMEOUT=15 QUIET=1 "$TOP/ci/boot.sh" default
 }
 
 t_build_interrupted() {

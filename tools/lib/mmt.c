@@ -830,6 +830,121 @@ long mmt_slab_slack(const struct mmt_slab *s, int ncpus)
 			s->sharedfactor * s->batchcount);
 }
 
+#define FAULT_DEBUGFS	"/sys/kernel/debug/"
+/* The capabilities' "times" after a setup: counted down per failure. */
+#define FAULT_TIMES	1000000000L
+
+static const char * const fault_caps[] = { "failslab", "fail_page_alloc" };
+
+static int fault_knob(const char *cap, const char *knob, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), FAULT_DEBUGFS "%s/%s", cap, knob);
+	return mmt_write_file(path, val);
+}
+
+int mmt_fault_setup(int probability, int interval)
+{
+	char prob[16], ival[16], times[24];
+	size_t i;
+	int ret = 0;
+
+	snprintf(prob, sizeof(prob), "%d", probability);
+	snprintf(ival, sizeof(ival), "%d", interval);
+	snprintf(times, sizeof(times), "%ld", FAULT_TIMES);
+	for (i = 0; i < ARRAY_SIZE(fault_caps); i++) {
+		const char *cap = fault_caps[i];
+
+		/* Probability first to 0: no failure while the rest changes. */
+		ret |= fault_knob(cap, "probability", "0");
+		ret |= fault_knob(cap, "verbose", "0");
+		ret |= fault_knob(cap, "task-filter", "Y");
+		ret |= fault_knob(cap, "ignore-gfp-wait", "N");
+		ret |= fault_knob(cap, "interval", ival);
+		ret |= fault_knob(cap, "space", "0");
+		ret |= fault_knob(cap, "times", times);
+		if (!strcmp(cap, "fail_page_alloc")) {
+			ret |= fault_knob(cap, "min-order", "0");
+			ret |= fault_knob(cap, "ignore-gfp-highmem", "Y");
+		}
+		ret |= fault_knob(cap, "probability", prob);
+		if (ret) {
+			mmt_log("no fault injection here (%s)", cap);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+long mmt_fault_injected(void)
+{
+	char dir[128];
+	long long left;
+	long sum = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fault_caps); i++) {
+		snprintf(dir, sizeof(dir), FAULT_DEBUGFS "%s", fault_caps[i]);
+		left = mmt_cg_read_ll(dir, "times");
+		if (left < 0)
+			return -1;
+		sum += FAULT_TIMES - left;
+	}
+	return sum;
+}
+
+int mmt_fault_self(int on)
+{
+	return mmt_write_file("/proc/self/make-it-fail", on ? "1" : "0");
+}
+
+__attribute__((constructor)) static void mmt_fault_from_env(void)
+{
+	if (getenv(MMT_FAULT_ENV) && mmt_fault_self(1))
+		mmt_log("%s set, but this kernel has no make-it-fail",
+			MMT_FAULT_ENV);
+}
+
+int mmt_fail_nth_open(void)
+{
+	int fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		mmt_log("open /proc/thread-self/fail-nth: %s", strerror(errno));
+	return fd;
+}
+
+int mmt_fail_nth(int fd, unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n);
+
+	if (pwrite(fd, buf, len, 0) != len) {
+		mmt_log("write %u to fail-nth: %s", n, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+long mmt_fail_nth_left(int fd)
+{
+	char buf[16];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	long left;
+
+	if (n <= 0) {
+		mmt_log("read fail-nth: %s", n ? strerror(errno) : "empty");
+		return -1;
+	}
+	buf[n] = '\0';
+	left = strtol(buf, NULL, 10);
+	/* Disarmed: nothing of the rest of the test fails by it. */
+	if (left && mmt_fail_nth(fd, 0))
+		return -1;
+	return left;
+}
+
 long mmt_cmdline_long(const char *key, long def)
 {
 	char buf[4096], *p;

@@ -278,6 +278,44 @@ long long mmt_swap_used_kb(void);	/* meminfo SwapTotal - SwapFree */
  */
 int mmt_disk_root(const char *name);
 
+/*
+ * Fault injection (a kernel with FAULT_INJECTION_DEBUG_FS, FAILSLAB and
+ * FAIL_PAGE_ALLOC: configs/fault.config; the kernel's
+ * Documentation/fault-injection/fault-injection.rst).
+ *
+ * mmt_fault_setup() points failslab and fail_page_alloc at the
+ * allocations the tests care about: sleeping ones too (ignore-gfp-wait
+ * off), order 0 too (min-order 0), not user pages (ignore-gfp-highmem),
+ * silently (verbose 0: no stack dump in the log), and only in tasks that
+ * asked for it (task-filter, /proc/<pid>/make-it-fail), failing
+ * @probability percent of every @interval-th such allocation; with a
+ * @probability of 0 only fail-nth below injects.  0, or -1 (logged) on a
+ * kernel without it.  mmt_fault_injected(): the failures injected by
+ * probability since the last setup, or -1.  mmt_fault_self(): make the
+ * calling process (and the children it forks from then on) such a task,
+ * or no longer one.
+ *
+ * A test under the runner's fault injection (mm510.fault=, the "fault"
+ * scenario) is such a task from main() on: the runner passes
+ * MMT_FAULT_ENV, and mmt's constructor calls mmt_fault_self(1).
+ *
+ * mmt_fail_nth_open() opens /proc/thread-self/fail-nth (opening it
+ * allocates, so the test keeps it open); mmt_fail_nth(fd, n) makes the
+ * calling thread's n-th fault-injection point from now fail, whatever
+ * the task filter and probability say (the points are the allocations
+ * mmt_fault_setup() lets through to the capabilities); mmt_fail_nth_left(fd) reads it
+ * back and disarms it: 0 when the failure was injected, otherwise the
+ * points that were still to come (the operation made fewer than n
+ * allocations), or -1 on error.
+ */
+#define MMT_FAULT_ENV	"MM510_FAULT"
+int mmt_fault_setup(int probability, int interval);
+long mmt_fault_injected(void);
+int mmt_fault_self(int on);
+int mmt_fail_nth_open(void);
+int mmt_fail_nth(int fd, unsigned int n);
+long mmt_fail_nth_left(int fd);
+
 /* The value of "key=N" on the kernel command line (the last one), or @def. */
 long mmt_cmdline_long(const char *key, long def);
 

@@ -22,6 +22,10 @@
  * pages with alloc_pages_bulk_array(GFP_KERNEL | __GFP_ACCOUNT), in the
  * context of the writer (so charged to the writer's memory cgroup), and
  * keeps them; writing 0 frees them.  Reading it gives the pages held.
+ * With hold_account=N the array is filled with plain GFP_KERNEL: the bulk
+ * allocator's own per-cpu list path, where __GFP_ACCOUNT takes its single
+ * page one.  A fill that stops short (a call that adds no page) frees
+ * what it got and fails the write with ENOMEM.
  */
 #include <linux/gfp.h>
 #include <linux/highmem.h>
@@ -289,6 +293,9 @@ static int __init bulk_alloc_init(void)
 static DEFINE_MUTEX(hold_lock);
 static struct page **held;
 static int nr_held;
+static bool hold_account = true;
+module_param(hold_account, bool, 0644);
+MODULE_PARM_DESC(hold_account, "hold takes its pages with __GFP_ACCOUNT (default Y)");
 
 static void hold_release(void)
 {
@@ -322,7 +329,9 @@ static int hold_set(const char *val, const struct kernel_param *kp)
 	}
 	/* As many calls as it takes: each returns at least one more page. */
 	while (got < nr) {
-		n = alloc_pages_bulk_array(GFP_KERNEL | __GFP_ACCOUNT, nr, held);
+		n = alloc_pages_bulk_array(hold_account ?
+					   GFP_KERNEL | __GFP_ACCOUNT : GFP_KERNEL,
+					   nr, held);
 		calls++;
 		if (n <= got)
 			break;

@@ -18,6 +18,11 @@
  *   mm510.skip=a,b       leave these out of "all" (a scenario that boots
  *                        them in a boot of their own, configs/scenarios)
  *   mm510.timeout=SEC    per-test timeout (default 600)
+ *   mm510.fault=P,I      fault injection (a kernel with configs/fault.config):
+ *                        every test's own processes get P percent of
+ *                        every I-th slab and page allocation failed
+ *                        (fault_arm()), and each test is then judged by
+ *                        what it gave back (fault_verdict())
  *   mm510.selftest=exit|hang|leftover   the harness's own failure drills
  */
 #define _GNU_SOURCE
@@ -45,9 +50,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mmt.h"
+
 #define TEST_DIR	"/tests"
-#define MODULE_DIR	"/modules"
-#define CG_ROOT		"/sys/fs/cgroup"
 #define MAX_TESTS	256
 
 static char cmdline[4096];
@@ -81,6 +86,19 @@ static const char * const bad_log[] = {
  */
 #define OOM_START	"invoked oom-killer:"
 #define OOM_END		"Killed process"
+
+/*
+ * mm510.fault=P,I (fault_config()): -1 when the boot injects no
+ * failures.  Under injected failures, an allocation's own failure report
+ * (warn_alloc(): "vmalloc: allocation failure", "page allocation
+ * failure", then a stack trace and show_mem(), whose last line counts
+ * the reserved pages) is what the failure is expected to print: its
+ * "Call Trace" and the report's own line are allowed there, as in an OOM
+ * report; anything else still counts.
+ */
+static int fault_probability = -1, fault_interval = 1;
+#define ALLOCFAIL_START	"allocation failure"
+#define ALLOCFAIL_END	"pages reserved"
 
 static int oom_allowed(const char *pattern)
 {
@@ -246,7 +264,7 @@ static int cmdline_get(const char *key, char *buf, size_t size)
  */
 static int scan_kmsg(void)
 {
-	static int in_oom;
+	static int in_oom, in_allocfail;
 	char rec[2048];
 	int bad = 0;
 
@@ -271,8 +289,14 @@ static int scan_kmsg(void)
 			in_oom = 1;
 		else if (strstr(msg, OOM_END))
 			in_oom = 0;
+		if (fault_probability >= 0 && strstr(msg, ALLOCFAIL_START))
+			in_allocfail = 1;
+		else if (strstr(msg, ALLOCFAIL_END))
+			in_allocfail = 0;
 		for (i = 0; i < sizeof(bad_log) / sizeof(bad_log[0]); i++) {
-			if (in_oom && oom_allowed(bad_log[i]))
+			if ((in_oom || in_allocfail) && oom_allowed(bad_log[i]))
+				continue;
+			if (in_allocfail && !strcmp(bad_log[i], "page allocation failure"))
 				continue;
 			if (strstr(msg, bad_log[i])) {
 				if (bad < 20)
@@ -433,6 +457,104 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * Fault injection (mm510.fault=P,I).  The capabilities fail only tasks
+ * with make-it-fail set, which a test's process sets for itself from
+ * main() on (MMT_FAULT_ENV), so its exec, the runner and the rest of the
+ * guest allocate as usual.  A test under injected failures passes when
+ * its own checks pass or it ends with a clean error (an exit status, no
+ * signal, no timeout, no bad kernel log line), and when, once it is gone
+ * and what it left is removed, the kernel has given back what it took:
+ * no dying cgroup more than before it (each cgroup freed after its
+ * rmdir, with its objcg and css) and free pages back within
+ * FAULT_FREE_SLACK.  Leftovers of a test that ended early are expected.
+ */
+#define FAULT_FREE_SLACK	2048	/* pages */
+#define FAULT_SETTLE_S		10
+
+struct fault_base {
+	long long dying, free;
+};
+
+static void fault_config(void)
+{
+	char val[32];
+
+	if (!cmdline_get("mm510.fault", val, sizeof(val)))
+		return;
+	if (sscanf(val, "%d,%d", &fault_probability, &fault_interval) < 1 ||
+	    fault_probability < 0 || fault_probability > 100 ||
+	    fault_interval < 1) {
+		say("# mm510.fault=%s: want P,I (percent, interval)\n", val);
+		fault_probability = 0;
+		fault_interval = 1;
+	}
+}
+
+static long long dying_cgroups(void)
+{
+	return mmt_key_value(CG_ROOT "/cgroup.stat", "nr_dying_descendants");
+}
+
+/* The baseline, then the failures switched on; 0 or -1. */
+static int fault_arm(struct fault_base *b)
+{
+	mmt_drop_caches();
+	b->dying = dying_cgroups();
+	b->free = mmt_free_pages();
+	if (b->dying < 0 || b->free < 0)
+		return -1;
+	return mmt_fault_setup(fault_probability, fault_interval);
+}
+
+/*
+ * The failures switched off, then the test's verdict under them: @ret
+ * as run_one() gave it, @bad the bad kernel log lines, @left what it
+ * left behind.  Returns the KSFT code to report.
+ */
+static int fault_verdict(const char *name, int ret, int bad, int left,
+			 const struct fault_base *b)
+{
+	long injected = mmt_fault_injected();
+	long long dying = -1, free = -1;
+	int waited;
+
+	mmt_fault_setup(0, 1);
+	for (waited = 0; waited <= FAULT_SETTLE_S; waited++) {
+		if (waited)
+			sleep(1);
+		mmt_drop_caches();
+		dying = dying_cgroups();
+		free = mmt_free_pages();
+		if (dying >= 0 && dying <= b->dying &&
+		    free >= b->free - FAULT_FREE_SLACK)
+			break;
+	}
+	say("# %s: %ld failures injected; dying cgroups %lld -> %lld, free pages %lld -> %lld\n",
+	    name, injected, b->dying, dying, b->free, free);
+	if (ret < 0 || bad)
+		return KSFT_FAIL;
+	if (ret != KSFT_PASS && ret != KSFT_SKIP)
+		say("# %s ended with exit status %d under the injected failures: a clean error\n",
+		    name, ret);
+	else if (left && ret == KSFT_PASS) {
+		say("# %s passed, yet left %d module(s) or cgroup(s) behind\n",
+		    name, left);
+		return KSFT_FAIL;
+	}
+	if (dying < 0 || dying > b->dying) {
+		say("# %s: %lld cgroup(s) not freed after their rmdir\n",
+		    name, dying - b->dying);
+		return KSFT_FAIL;
+	}
+	if (free < b->free - FAULT_FREE_SLACK) {
+		say("# %s: %lld free pages did not come back\n", name,
+		    b->free - free);
+		return KSFT_FAIL;
+	}
+	return ret == KSFT_SKIP ? KSFT_SKIP : KSFT_PASS;
+}
+
 /* Returns a KSFT code, or -1 on timeout / abnormal end. */
 static int run_one(const char *name, int timeout)
 {
@@ -456,6 +578,9 @@ static int run_one(const char *name, int timeout)
 
 		setpgid(0, 0);
 		chdir("/tmp");
+		/* mmt's constructor: make-it-fail from main() on. */
+		if (fault_probability >= 0)
+			setenv(MMT_FAULT_ENV, "1", 1);
 		execv(path, argv);
 		say("# exec %s: %s\n", path, strerror(errno));
 		_exit(1);
@@ -564,6 +689,7 @@ int main(void)
 			mkdir(CG_ROOT "/mm510-drill", 0755);
 	}
 
+	fault_config();
 	n = list_tests(names);
 	say("1..%d\n", n + 1);
 
@@ -578,12 +704,21 @@ int main(void)
 
 	for (i = 0; i < n; i++) {
 		double t0 = now();
+		struct fault_base fb = { 0 };
+		int faulty = fault_probability >= 0 && !fault_arm(&fb);
 		int ret = run_one(names[i], timeout);
 		int left = unload_leftovers(names[i]) +
 			   remove_cgroups_below(CG_ROOT, names[i]);
 		int bad = scan_kmsg();
 		const char *what = "";
 
+		if (fault_probability >= 0 && !faulty) {
+			say("# %s: fault injection not armed\n", names[i]);
+			ret = -1;
+		} else if (faulty) {
+			ret = fault_verdict(names[i], ret, bad, left, &fb);
+			left = 0;
+		}
 		if (bad && ret == 0) {
 			say("# %s: %d bad kernel log line(s)\n", names[i], bad);
 			ret = 1;
