@@ -118,9 +118,12 @@ t_rt_patch_does_not_apply() {
 	p=$(project_copy)
 	# The RT flavour's revert of the queue's memcg_stock.lock as if the
 	# RT queue had changed a line it restores: its first removed line no
-	# longer matches.
+	# longer matches.  It is the series' only patch (it applies on the
+	# RT queue without the others): the case is about the message and
+	# the tree left behind, not the 45 patches before it.
 	v=$(cd "$p/patches" && ls rt/0095-*.patch)
 	sed -i '0,/^-\t/s/^-\t/-\tno longer in the RT queue /' "$p/patches/$v"
+	printf '#+rt %s\n' "$v" >"$p/series"
 	expect_fail "patches/$v, does not apply to debian-rt" env -u MM510_LOCKED \
 		SCENARIO=rt BUILD="$b" BASE_REPO="$base" "$p/ci/apply.sh"
 	[ "$(git -C "$b/stack-debian-rt" rev-parse HEAD)" = "$(git -C "$base" rev-parse "$rt_tag^{commit}")" ] &&
@@ -187,17 +190,20 @@ t_kernel_tree_branch_exists() {
 
 t_two_runs_one_build() {
 	# Two runs at once on one build folder: each waits for the lock,
-	# then both complete and the stack is applied once, cleanly.
-	local b=$scratch/build-lock base i r1=0 r2=0 pids=()
+	# then both complete and the stack is applied once, cleanly.  The
+	# series of short_stack, in its build folder, which the next case
+	# takes over.
+	local b=$scratch/build-short base p i r1=0 r2=0 pids=()
 	base=$(scratch_base)
+	p=$(short_project)
 	mkdir -p "$b"
 	# Hold the lock first, so that both runs must wait whatever the timing.
 	exec 8>"$b/.lock"
 	flock 8
 	for i in 1 2; do
 		# 8>&-: an inherited copy of our descriptor would hold our lock.
-		env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510 \
-			"$TOP/ci/main.sh" apply >"$scratch/run$i.out" 2>&1 8>&- &
+		env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510-short \
+			"$p/ci/main.sh" apply >"$scratch/run$i.out" 2>&1 8>&- &
 		pids+=($!)
 	done
 	for i in $(seq 100); do
@@ -216,8 +222,8 @@ t_two_runs_one_build() {
 	[ "$(cat "$scratch"/run?.out | grep -c 'applied [0-9]* patch(es)')" -eq 1 ] &&
 		[ "$(cat "$scratch"/run?.out | grep -c 'already applied, nothing to do')" -eq 1 ] || {
 		echo "expected one run to apply and the other to find it done"; return 1; }
-	[ "$(git -C "$b/stack" rev-parse HEAD)" = "$(git -C "$base" rev-parse mm510)" ] &&
-		[ "$(git -C "$b/stack" rev-list --count "$BASE_TAG..HEAD")" -eq "$(series_patches | wc -l)" ] &&
+	[ "$(git -C "$b/stack" rev-parse HEAD)" = "$(git -C "$base" rev-parse mm510-short)" ] &&
+		[ "$(git -C "$b/stack" rev-list --count "$BASE_TAG..HEAD")" -eq "$(series_patches "$p/series" | wc -l)" ] &&
 		[ -z "$(git -C "$b/stack" status --porcelain)" ] || {
 		echo "the stack worktree is not the series on the base, clean"; return 1; }
 	base_intact
@@ -225,18 +231,19 @@ t_two_runs_one_build() {
 
 t_am_interrupted() {
 	# A run killed during `git am` leaves rebase-apply behind; the next
-	# run aborts it, says so, and applies the series.
-	local b base gitdir head
-	b=$(scratch_stack)
+	# run aborts it, says so, and applies the series (short_project's).
+	local b base gitdir head p
+	b=$(short_stack)
 	base=$(scratch_base)
-	head=$(git -C "$base" rev-parse mm510)
+	p=$scratch/proj
+	head=$(git -C "$base" rev-parse mm510-short)
 	bad_patch "$scratch/bad.patch"
 	git -C "$b/stack" am -q "$scratch/bad.patch" >/dev/null 2>&1 && {
 		echo "the bad patch applied"; return 1; }
 	gitdir=$(git -C "$b/stack" rev-parse --absolute-git-dir)
 	[ -d "$gitdir/rebase-apply" ] || { echo "no git am in progress to test with"; return 1; }
-	out=$(env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510 \
-		"$TOP/ci/apply.sh" 2>&1) || { echo "$out"; echo "apply failed"; return 1; }
+	out=$(env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510-short \
+		"$p/ci/apply.sh" 2>&1) || { echo "$out"; echo "apply failed"; return 1; }
 	echo "$out"
 	grep -qF "interrupted during 'git am'; aborting it" <<<"$out" || {
 		echo "no message about the interrupted git am"; return 1; }

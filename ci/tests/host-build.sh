@@ -35,12 +35,8 @@ t_debian_overlap() {
 }
 
 t_missing_tool() {
-	local bin=$scratch/bin f
-	mkdir -p "$bin"
-	for f in /usr/bin/* /bin/*; do
-		case ${f##*/} in qemu-system-x86_64) continue ;; esac
-		[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}"
-	done
+	local bin=$scratch/bin
+	bin_without "$bin" qemu-system-x86_64
 	expect_fail "apt-get install qemu-system-x86" env PATH="$bin" \
 		"$TOP/ci/boot.sh" default
 }
@@ -84,12 +80,8 @@ t_foreign_option() {
 # A missing cross compiler, static libc or QEMU names its package, and
 # nothing is made; an arch without a QEMU machine says it only compiles.
 t_missing_cross() {
-	local bin=$scratch/bin-cross b=$scratch/b-cross f
-	mkdir -p "$bin"
-	for f in /usr/bin/* /bin/*; do
-		case ${f##*/} in aarch64-linux-gnu-gcc|qemu-system-aarch64) continue ;; esac
-		[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}"
-	done
+	local bin=$scratch/bin-cross b=$scratch/b-cross
+	bin_without "$bin" aarch64-linux-gnu-gcc qemu-system-aarch64
 	expect_fail "install it with 'apt-get install gcc-aarch64-linux-gnu'" \
 		env PATH="$bin" BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base "$TOP/ci/build.sh" arm64
 	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }

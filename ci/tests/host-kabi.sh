@@ -90,16 +90,12 @@ t_kabi_report() {
 # symbol list naming a symbol neither kernel exports.  Each a clear
 # message, and the report of the last good run is left as it was.
 t_kabi_bad_input() {
-	local d=$scratch/kabi-bad bin=$scratch/bin-noabi f
+	local d=$scratch/kabi-bad bin=$scratch/bin-noabi
 	command -v abidiff >/dev/null || { echo "abidiff not installed (apt-get install abigail-tools)"; return 4; }
 	kabi_fixture "$d"
 	kabi_run "$d"
 	cp "$d/out/report.md" "$d/good.md"
-	mkdir -p "$bin"
-	for f in /usr/bin/* /bin/*; do
-		case ${f##*/} in abidiff) continue ;; esac
-		[ -e "$bin/${f##*/}" ] || ln -s "$f" "$bin/${f##*/}"
-	done
+	bin_without "$bin" abidiff
 	expect_fail "'abidiff' not found: install it with 'apt-get install abigail-tools'" \
 		env PATH="$bin" "$TOP/ci/kabi-report.sh" "$d/base" "$d/stack" "$d/tree" base master "$d/patches" "$d/out"
 	printf 'syn_other_get\nsyn_gone\n' >"$d/mine"

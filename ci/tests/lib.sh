@@ -131,6 +131,47 @@ scratch_stack() {
 	echo "$b"
 }
 
+# short_project: a project copy whose series is the first three patches
+# of the vanilla one.  For the cases that show how a step of the harness
+# behaves (a lock, an interrupted git am), not what the series does: the
+# whole series takes about 40 s to apply here.
+short_project() {
+	local p
+	p=$(project_copy)
+	series_patches "$TOP/series" vanilla | head -n 3 >"$p/series"
+	echo "$p"
+}
+
+# short_stack: short_project's series applied in a scratch build folder,
+# on the branch mm510-short (made once, reused; what scratch_stack is to
+# the whole series).  Prints the build folder; the project copy is
+# short_project's, made again.
+short_stack() {
+	local b=$scratch/build-short base p
+	base=$(scratch_base)
+	p=$(short_project)
+	if [ ! -d "$b/stack" ]; then
+		env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" \
+			STACK_BRANCH=mm510-short "$p/ci/apply.sh" >&2
+	fi
+	echo "$b"
+}
+
+# bin_without DIR NAME...: DIR with a link to each program of /bin and
+# /usr/bin but the NAMEs, for a PATH that lacks them.  One ln for all
+# (a loop of one ln each took 15 s here).
+bin_without() {
+	local dir=$1 name
+	shift
+	mkdir -p "$dir"
+	# /usr/bin last: where both have a name, its program is the one.
+	find /bin/ /usr/bin/ -mindepth 1 -maxdepth 1 ! -type d -print0 |
+		xargs -0 ln -sf -t "$dir"
+	for name; do
+		rm -f "$dir/$name"
+	done
+}
+
 # gate_patch OUT SUBJECT SED [TRAILER]: a patch of mm/mmzone.c made by SED
 # on the file as the previous gate_patch left it (the base's at first),
 # with the provenance the gates want, less the TRAILER line named, and
