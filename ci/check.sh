@@ -103,18 +103,50 @@ prepare_tree() {
 	[ "${prepared[$TR_NAME]}" = pass ]
 }
 
+# What runs in the background when the run ends early (an
+# interruption): the host tests (pre-vanilla) and the icount boots, each
+# the leader of its own process group.
+stop_background() {
+	local pid
+	for pid in ${host_pre_pid:-} "${icount_pids[@]}"; do
+		kill -TERM -- "-$pid" 2>/dev/null || :
+	done
+}
+host_pre_pid=
+icount_pids=()
+icount_names=()
+trap stop_background EXIT
+
+# host_tests PART: ci/tests/host.sh PART, its TAP lines one check each.
+host_tests() {
+	local log=$logdir/check-host-$1.log
+	timed check "host tests ($1)" "$TOP/ci/tests/host.sh" "$1" >"$log" 2>&1 || :
+	tap "host: " "$log"
+	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests ($1)" fail "did not finish" "$log"
+}
+
+# The host tests that need no Debian tree, in the background beside the
+# import of Debian's trees and the quilt checks: each of the two takes
+# one core (ci/debian.sh is quilt and git, the host tests the harness's
+# scripts one after another).
+set -m
+(
+	steps=()
+	trap - INT TERM
+	timed check "host tests (pre-vanilla)" "$TOP/ci/tests/host.sh" pre-vanilla \
+		>"$logdir/check-host-pre-vanilla.log" 2>&1 || :
+	printf '%s\n' "${steps[@]}" >"$logdir/check-host-pre-vanilla.steps"
+) </dev/null &
+set +m
+host_pre_pid=$!
+
 # The other trees of every scenario (Debian's: the vanilla series on
 # debian, the RT flavour on debian-rt, with the flavour's checks), before
-# the host tests, which use them too.
+# the host tests that use them.
 for sc in $(scenario_names full); do
 	scenario_load "$sc"
 	prepare_tree "$sc" || :
 done
-
-log=$logdir/check-host-pre.log
-timed check "host tests (pre)" "$TOP/ci/tests/host.sh" pre >"$log" 2>&1 || :
-tap "host: " "$log"
-grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (pre)" fail "did not finish" "$log"
 
 log=$logdir/check-quilt.log
 if timed check "quilt push (vanilla)" "$TOP/ci/quilt-check.sh" >"$log" 2>&1; then
@@ -123,19 +155,15 @@ else
 	record "series: quilt push -a --fuzz=0" fail "$(tail -n 1 "$log")" "$log"
 fi
 
-gates gates series provenance checkpatch maintainers
+wait "$host_pre_pid" || :
+host_pre_pid=
+steps_beside "$logdir/check-host-pre-vanilla.steps" "the Debian trees' import"
+log=$logdir/check-host-pre-vanilla.log
+tap "host: " "$log"
+grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (pre-vanilla)" fail "did not finish" "$log"
+host_tests pre-debian
 
-# The icount boots still running in the background when the run ends
-# early (an interruption).
-stop_background() {
-	local pid
-	for pid in "${icount_pids[@]}"; do
-		kill -TERM -- "-$pid" 2>/dev/null || :
-	done
-}
-icount_pids=()
-icount_names=()
-trap stop_background EXIT
+gates gates series provenance checkpatch maintainers
 
 # Scenarios with the same fragments boot one kernel: it is built (and
 # checked) once, for the first of them.

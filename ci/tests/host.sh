@@ -3,9 +3,11 @@
 #
 # Host-side tests of the harness under bad input (TAP).
 #
-#   host.sh pre    cases that need only the fetched tarball and base repo
+#   host.sh pre    cases that need only the fetched tarballs and base repo
 #                  (the review-gate cases build one small object in
-#                  BUILD/hosttest-gates, kept between runs)
+#                  BUILD/hosttest-gates, kept between runs); pre-vanilla
+#                  those of them that need no Debian tree or tarball,
+#                  pre-debian the others
 #   host.sh guest  cases that need a built default kernel (and the arm64
 #                  one, which skip without it)
 #   host.sh full   cases of make check-full's gates and of make rebase
@@ -42,13 +44,14 @@ for topic in series gates apply build check bench kabi ci send docs; do
 	. "$TOP/ci/tests/host-$topic.sh"
 done
 
-group=${1:-}
-case $group in
-pre)
+# The cases of group pre, in two parts: those that need only the vanilla
+# base repository, and those that need Debian's trees (imported) or its
+# tarball (fetched).  make check runs the first beside the import of
+# Debian's trees, each on one core, and the second after it.
+pre_vanilla() {
 	run_case "kselftest_cgroup: a racy subtest is let off only with its race's figures" t_kselftest_lag
 	run_case "check: failures listed last, with their reasons" t_check_report
 	run_case "check: the step table, each step's time and kind" t_check_steps
-	run_case "build: OBJECTS=changed stops on a file Debian and the series both change" t_debian_overlap
 	run_case "bench: report from canned results" t_bench_report
 	run_case "bench: summary, per-repetition ratios" t_bench_report_summary
 	run_case "bench: malformed results file" t_bench_report_malformed
@@ -72,10 +75,6 @@ pre)
 	run_case "apply: KERNEL_TREE has the stack's branch" t_kernel_tree_branch_exists
 	run_case "apply: two runs on one build folder wait" t_two_runs_one_build
 	run_case "apply: interrupted git am is aborted" t_am_interrupted
-	run_case "fetch: Debian tarball with a wrong checksum keeps nothing" t_debian_wrong_checksum
-	run_case "base: a patches-rt patch that no longer applies is named, nothing kept" t_debian_rt_does_not_apply
-	run_case "apply: an RT flavour patch that no longer matches the RT queue" t_rt_patch_does_not_apply
-	run_case "rt: pcp lists and memcg stock under local locks, vanilla named" t_rt_locks
 	run_case "base: build folder's disk full" t_full_disk_build
 	run_case "fetch: cache disk full" t_full_disk_cache
 	run_case "boot: missing tool names its package" t_missing_tool
@@ -84,7 +83,6 @@ pre)
 	run_case "build: another arch's option is left out, an unknown one fails" t_foreign_option
 	run_case "build/boot: missing cross compiler or QEMU names its package" t_missing_cross
 	run_case "bench: an arch without a bench scenario is refused" t_bench_arch
-	run_case "bench: no RT peer, IRQSOFF a switch" t_bench_bad_options
 	run_case "gates: an out-of-order series entry must say why" t_gate_series_order
 	run_case "gates: an RT variant may differ from its patch in context only" t_gate_series_variant
 	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
@@ -93,7 +91,25 @@ pre)
 	run_case "gates: a malformed upstream.tsv fails provenance, naming its line" t_gate_provenance_tsv
 	run_case "send: send-check.sh on canned mails of a 5.10 backport posting" t_send_check
 	run_case "docs: the README's and the manuals' targets, variables, scenarios and links exist" t_docs_promises
-	;;
+}
+
+pre_debian() {
+	run_case "build: OBJECTS=changed stops on a file Debian and the series both change" t_debian_overlap
+	run_case "fetch: Debian tarball with a wrong checksum keeps nothing" t_debian_wrong_checksum
+	run_case "base: a patches-rt patch that no longer applies is named, nothing kept" t_debian_rt_does_not_apply
+	run_case "apply: an RT flavour patch that no longer matches the RT queue" t_rt_patch_does_not_apply
+	run_case "rt: pcp lists and memcg stock under local locks, vanilla named" t_rt_locks
+	run_case "bench: no RT peer, IRQSOFF a switch" t_bench_bad_options
+}
+
+group=${1:-}
+case $group in
+pre)	pre_vanilla
+	pre_debian ;;
+pre-vanilla)
+	pre_vanilla ;;
+pre-debian)
+	pre_debian ;;
 guest)
 	run_case "ci: a LAVA job for a built kernel, a board job without its DTB" t_lava_render
 	run_case "boot: guest panics" t_guest_panics
@@ -115,7 +131,7 @@ full)
 	run_case "rebase: a Debian upload that took a patch, both trees" t_rebase_debian
 	;;
 *)
-	die "usage: host.sh pre|guest|full (HOST_LIST=1: list the cases, run none)"
+	die "usage: host.sh pre|pre-vanilla|pre-debian|guest|full (HOST_LIST=1: list the cases, run none)"
 	;;
 esac
 [ -n "${HOST_LIST:-}" ] || echo "1..$n"
