@@ -495,9 +495,11 @@ build_at() {
 
 gate_build() {
 	local i k p o log objs b a new fresh status reason skipped sel
+	# The positions first: a wrong GATE_POSITIONS is named whatever
+	# tools this machine has.
+	sel=$(positions_selected)
 	need sparse sparse
 	need ccache ccache
-	sel=$(positions_selected)
 	positions_init
 	rm -rf "$logdir/build"
 	for i in $sel; do
@@ -604,8 +606,8 @@ cocci_at() {
 
 gate_cocci() {
 	local i p f log files new status reason b a sel
-	need spatch coccinelle
 	sel=$(positions_selected)
+	need spatch coccinelle
 	positions_init
 	goto_position 0
 	"${gmake[@]}" prepare >"$logdir/cocci-prepare.log" 2>&1 ||
