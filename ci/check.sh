@@ -42,31 +42,17 @@ step() {
 	fi
 }
 
-# gates LOGNAME GATE...: run review gates, one check per verdict
-# (gates_run, then gates_verdicts, which a background run splits).
-gates_run() {
+# gates LOGNAME GATE...: run review gates, one check per verdict.
+gates() {
 	local log=$logdir/check-$1.log
 	shift
 	timed check "gates: $*" "$TOP/ci/gates.sh" "$@" >"$log" 2>&1 || :
-}
-gates_verdicts() {
-	local log=$logdir/check-$1.log
-	shift
 	tap "" "$log"
 	grep -qE '^1\.\.[0-9]+' "$log" ||
 		record "gates: $*" fail "did not finish: $(tail -n 1 "$log")" "$log"
 }
-gates() {
-	gates_run "$@"
-	gates_verdicts "$@"
-}
 
-# make check's tools; check-full's too with it.
-if [ "${MM510_FULL:-}" = 1 ]; then
-	step deps "$TOP/ci/deps.sh"
-else
-	step deps "$TOP/ci/deps.sh" check
-fi
+step deps "$TOP/ci/deps.sh"
 # From an empty build/: the base repository and the stack worktree
 # (1.1 GB each), the gate tests' two copies (2.2 GB), the scenarios'
 # objects (0.4 GB), ccache and the tarball.  Short of that, later steps
@@ -139,20 +125,16 @@ host_tests() {
 	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests ($1)" fail "did not finish" "$log"
 }
 
-# The host tests that need no Debian tree, then the fast review gates of
-# the vanilla stack, in the background beside the import of Debian's
-# trees, the quilt checks and the host tests that need those trees: each
-# side takes about one core (ci/debian.sh is quilt and git, the host
-# tests the harness's scripts one after another).  Their verdicts are
-# counted once both sides are done.
-fast_gates=(gates series provenance checkpatch maintainers)
+# The host tests that need no Debian tree, in the background beside the
+# import of Debian's trees and the quilt checks: each of the two takes
+# one core (ci/debian.sh is quilt and git, the host tests the harness's
+# scripts one after another).
 set -m
 (
 	steps=()
 	trap - INT TERM
 	timed check "host tests (pre-vanilla)" "$TOP/ci/tests/host.sh" pre-vanilla \
 		>"$logdir/check-host-pre-vanilla.log" 2>&1 || :
-	gates_run "${fast_gates[@]}"
 	printf '%s\n' "${steps[@]}" >"$logdir/check-host-pre-vanilla.steps"
 ) </dev/null &
 set +m
@@ -173,15 +155,15 @@ else
 	record "series: quilt push -a --fuzz=0" fail "$(tail -n 1 "$log")" "$log"
 fi
 
-host_tests pre-debian
-
 wait "$host_pre_pid" || :
 host_pre_pid=
 steps_beside "$logdir/check-host-pre-vanilla.steps" "the Debian trees' import"
 log=$logdir/check-host-pre-vanilla.log
 tap "host: " "$log"
 grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (pre-vanilla)" fail "did not finish" "$log"
-gates_verdicts "${fast_gates[@]}"
+host_tests pre-debian
+
+gates gates series provenance checkpatch maintainers
 
 # Scenarios with the same fragments boot one kernel: it is built (and
 # checked) once, for the first of them.
@@ -280,24 +262,10 @@ icount_drain() {
 	done
 }
 
-# The icount boots (the -ksft scenarios: one host thread each) wait until
-# every other scenario is built and booted, then run two at a time
-# beside the CI engine's checks and the host tests (guest) below.  Beside
-# a kernel build instead (the run of 2026-12-04 started them after rt's
-# boot), they took a core from it: the arm64 kernel built in 486 s with
-# 301 s of them beside it.
-icount_later=()
 for sc in $(scenario_names check); do
-	scenario_load "$sc"
-	if [[ " ${SC_MACHINE[*]} " == *" icount "* ]]; then
-		icount_later+=("$sc")
-		continue
-	fi
 	build_and_boot "$sc"
 done
-for sc in "${icount_later[@]}"; do
-	build_and_boot "$sc"
-done
+icount_drain
 # The CI engine's files: a LAVA job for each booted scenario's kernel,
 # checked against LAVA's own schema (lava-common), and the pipeline's
 # fast-gates job run end to end by gitlab-ci-local in shell mode, with
@@ -324,7 +292,6 @@ if [ "${built[$SC_KEY]:-fail}" != fail ]; then
 	tap "host: " "$log"
 	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (guest)" fail "did not finish" "$log"
 fi
-icount_drain
 
 if [ "${MM510_FULL:-}" = 1 ]; then
 	log=$logdir/check-host-full.log

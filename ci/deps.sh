@@ -1,21 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh [check]: make sure the host tools of ci/packages are there.
-# As root, install what is missing with apt-get; otherwise print the one
-# apt-get command to run and fail.  With "check" (make check's own
-# step), the tools marked "full" there are left out.
+# Make sure the host tools of ci/packages are there.  As root, install
+# what is missing with apt-get; otherwise print the one apt-get command
+# to run and fail.
 
 . "$(dirname "$0")/lib.sh"
 
-case ${1:-} in
-''|check) ;;
-*) die "usage: deps.sh [check]" ;;
-esac
 missing=()
-while read -r what pkg tier; do
+while read -r what pkg; do
 	case $what in ''|'#'*) continue ;; esac
-	[ "${1:-}" != check ] || [ "$tier" != full ] || continue
 	if [[ $what == /* ]]; then
 		[ -e "$what" ] && continue
 	else
