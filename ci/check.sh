@@ -117,12 +117,16 @@ icount_pids=()
 icount_names=()
 trap stop_background EXIT
 
-# host_tests PART: ci/tests/host.sh PART, its TAP lines one check each.
-host_tests() {
+# host_verdicts PART: the TAP lines of ci/tests/host.sh PART's log, one
+# check each; host_tests PART runs it first.
+host_verdicts() {
 	local log=$logdir/check-host-$1.log
-	timed check "host tests ($1)" "$TOP/ci/tests/host.sh" "$1" >"$log" 2>&1 || :
 	tap "host: " "$log"
 	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests ($1)" fail "did not finish" "$log"
+}
+host_tests() {
+	timed check "host tests ($1)" "$TOP/ci/tests/host.sh" "$1" >"$logdir/check-host-$1.log" 2>&1 || :
+	host_verdicts "$1"
 }
 
 # The host tests that need no Debian tree, in the background beside the
@@ -158,9 +162,7 @@ fi
 wait "$host_pre_pid" || :
 host_pre_pid=
 steps_beside "$logdir/check-host-pre-vanilla.steps" "the Debian trees' import"
-log=$logdir/check-host-pre-vanilla.log
-tap "host: " "$log"
-grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (pre-vanilla)" fail "did not finish" "$log"
+host_verdicts pre-vanilla
 host_tests pre-debian
 
 gates gates series provenance checkpatch maintainers
