@@ -9,8 +9,8 @@
 # fetched, imported and the series applied first; a scenario without a
 # boot timeout is compiled only, and on a tree other than vanilla only
 # in the objects the series or the tree's patches change).  With MM510_FULL=1 (`make check-full`) it
-# also runs the slow gates (per-patch build with W=1 and sparse,
-# coccinelle), builds every scenario of tier "full" (and boots those
+# also runs the slow gates (per-patch build with W=1 and sparse, on x86
+# and arm64; coccinelle), builds every scenario of tier "full" (and boots those
 # with a boot timeout: debug, arm64, rt-debug, slab, slob) and checks
 # what `make send` writes.  Prints one line per check (name, pass/warn/fail, reason,
 # log), the step table (each step's wall time and kind: prepare, check,
@@ -43,13 +43,15 @@ step() {
 }
 
 # gates LOGNAME GATE...: run review gates, one check per verdict.
+# GATE_SCENARIO, when set, is named in the step.
 gates() {
-	local log=$logdir/check-$1.log
+	local log=$logdir/check-$1.log name
 	shift
-	timed check "gates: $*" "$TOP/ci/gates.sh" "$@" >"$log" 2>&1 || :
+	name="gates: $*${GATE_SCENARIO:+ ($GATE_SCENARIO)}"
+	timed check "$name" "$TOP/ci/gates.sh" "$@" >"$log" 2>&1 || :
 	tap "" "$log"
 	grep -qE '^1\.\.[0-9]+' "$log" ||
-		record "gates: $*" fail "did not finish: $(tail -n 1 "$log")" "$log"
+		record "$name" fail "did not finish: $(tail -n 1 "$log")" "$log"
 }
 
 step deps "$TOP/ci/deps.sh"
@@ -301,6 +303,8 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 	tap "host: " "$log"
 	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (full)" fail "did not finish" "$log"
 	gates gates-full build cocci
+	# Every position of the series builds on arm64 too (W=1, sparse).
+	GATE_SCENARIO=arm64-lockdep gates gates-full-arm64 build
 	# The default scenario's LAVA job, run here by lava-dispatcher.
 	log=$logdir/check-lava-run.log
 	if [ -f "$BUILD/lava/default-qemu.yaml" ] &&

@@ -24,7 +24,9 @@
 # exit status is non-zero when any gate failed.
 #
 # Environment: GATE_SCENARIO (default: default) is the configuration of
-# the build and cocci gates; GATE_MAX_USERS (default 20) caps how many
+# the build and cocci gates, and so their arch (make check-full runs the
+# build gate for arm64 too, GATE_SCENARIO=arm64-lockdep: its verdicts and
+# logs are named after the scenario); GATE_MAX_USERS (default 20) caps how many
 # already-built objects that include a touched header are rebuilt;
 # GATE_POSITIONS ("N" or "N-M", 1 = the series' first patch; default
 # all) limits the build and cocci gates to those patches, so that CI can
@@ -39,6 +41,11 @@ need perl perl
 
 logdir=$BUILD/logs/gates
 mkdir -p "$logdir"
+# The build and cocci gates' configuration; another than the default one
+# has its name on their verdicts and logs.
+gsc=${GATE_SCENARIO:-default}
+gtag=
+[ "$gsc" = default ] || gtag="-$gsc"
 series=$TOP/series
 # The tree's flavour (the commits of its stack branch, for the build
 # and cocci gates), and every patch file of every flavour (the series,
@@ -428,7 +435,8 @@ positions_init() {
 	fi
 	[ -z "$(git -C "$gtree" status --porcelain --untracked-files=no)" ] ||
 		die "$gtree has uncommitted changes; remove it (git worktree remove --force $gtree)"
-	scenario_load "${GATE_SCENARIO:-default}"
+	scenario_load "$gsc"
+	need_cross
 	# The scenario's .config, checked for lost values by build.sh.
 	TREE=base CONFIG_ONLY=1 "$TOP/ci/build.sh" "$SC_NAME" >"$logdir/config.log" 2>&1 ||
 		die "configuring $SC_NAME failed: $(tail -n 1 "$logdir/config.log")"
@@ -436,7 +444,8 @@ positions_init() {
 	mkdir -p "$gobj"
 	cmp -s "$BUILD/obj/$(basename "$BASE_REPO")-$SC_KEY/.config" "$gobj/.config" ||
 		cp "$BUILD/obj/$(basename "$BASE_REPO")-$SC_KEY/.config" "$gobj/.config"
-	gmake=(make -C "$gtree" O="$gobj" CC="ccache gcc" HOSTCC="ccache gcc"
+	gmake=(make -C "$gtree" O="$gobj" ARCH="$SC_ARCH" CROSS_COMPILE="$SC_CROSS"
+	       CC="ccache ${SC_CROSS}gcc" HOSTCC="ccache gcc"
 	       LOCALVERSION= -j"${JOBS:-$(nproc)}")
 	at=-1
 }
@@ -468,7 +477,7 @@ objects_of() {
 		grep -rlF --include='.*.o.cmd' "$gtree/$h" "$gobj" 2>/dev/null || :
 		grep -rlF --include='.*.o.cmd' "$stack/$h" "$sobj" 2>/dev/null || :
 	done | sed -e "s,^\($gobj\|$sobj\)/,," -e 's,\(.*\)/\.\(.*\)\.cmd$,\1/\2,' |
-		grep -v '^\(scripts\|tools\|arch/x86/kernel/asm-offsets\|kernel/bounds\)' |
+		grep -v '^\(scripts\|tools\|arch/[a-z0-9]*/kernel/asm-offsets\|kernel/bounds\)' |
 		sort -u | grep -vxF "${own:-/}" | sed -n "1,${GATE_MAX_USERS:-20}p"
 }
 
@@ -482,7 +491,7 @@ normalise() {
 # build_at POS OBJ: build one object with W=1 and sparse at a position;
 # leaves DIR/rc, DIR/log and DIR/msgs under the position's log folder.
 build_at() {
-	local d=$logdir/build/pos-$1/${2//\//_}
+	local d=$logdir/build$gtag/pos-$1/${2//\//_}
 	[ -f "$d/rc" ] && return 0
 	goto_position "$1"
 	mkdir -p "$d"
@@ -501,16 +510,22 @@ gate_build() {
 	need sparse sparse
 	need ccache ccache
 	positions_init
-	rm -rf "$logdir/build"
+	# What every object's build first makes (arm64's vDSO among it)
+	# made once, at the base, with the objects' flags: its warnings are
+	# then no patch's.
+	goto_position 0
+	"${gmake[@]}" W=1 C=1 CHECK=sparse prepare >"$logdir/build$gtag-prepare.log" 2>&1 ||
+		die "make prepare failed; see $logdir/build$gtag-prepare.log"
+	rm -rf "$logdir/build$gtag"
 	for i in $sel; do
 		p=${patches[$((i - 1))]}
-		log=$logdir/build-$p.log
+		log=$logdir/build$gtag-$p.log
 		mapfile -t objs < <(objects_of "$i")
 		: >"$log"
 		status=pass skipped=()
 		for o in "${objs[@]}"; do
-			b=$logdir/build/pos-$((i - 1))/${o//\//_}
-			a=$logdir/build/pos-$i/${o//\//_}
+			b=$logdir/build$gtag/pos-$((i - 1))/${o//\//_}
+			a=$logdir/build$gtag/pos-$i/${o//\//_}
 			build_at "$i" "$o"
 			if [ "$(cat "$a/rc")" != 0 ] &&
 			   grep -qF "No rule to make target '$o'" "$a/log"; then
@@ -534,12 +549,12 @@ gate_build() {
 			while [ "$k" -ge 0 ] &&
 			      git -C "$gtree" cat-file -e "${commits[$k]}:${o%.o}.c" 2>/dev/null; do
 				build_at "$k" "$o"
-				b=$logdir/build/pos-$k/${o//\//_}
+				b=$logdir/build$gtag/pos-$k/${o//\//_}
 				[ "$(cat "$b/rc")" != 0 ] || break
 				k=$((k - 1))
 			done
 			if [ "$k" -lt 0 ] || [ "$(cat "$b/rc")" != 0 ]; then
-				b=$logdir/build/none; mkdir -p "$b"; : >"$b/msgs"
+				b=$logdir/build$gtag/none; mkdir -p "$b"; : >"$b/msgs"
 			fi
 			new=$(comm -13 "$b/msgs" "$a/msgs")
 			# A message not there before fails the patch; one more
@@ -568,7 +583,7 @@ gate_build() {
 			[ ${#objs[@]} -gt 0 ] || reason="no C object touched"
 			[ ${#skipped[@]} -eq 0 ] || reason+=" (not in $SC_NAME: ${skipped[*]})"
 		fi
-		verdict "build W=1 C=1: $p" "$status" "$reason" "$log"
+		verdict "build W=1 C=1${gtag:+ ($gsc)}: $p" "$status" "$reason" "$log"
 	done
 }
 
@@ -577,14 +592,14 @@ gate_build() {
 # own "// Options:", the kernel's include paths).  Scripts with OCaml
 # parts are left out: Debian's spatch has no OCaml scripting.
 cocci_at() {
-	local d=$logdir/cocci/pos-$1/${2//\//_} c opt rc
+	local d=$logdir/cocci$gtag/pos-$1/${2//\//_} c opt rc
 	[ -f "$d/msgs" ] && return 0
 	goto_position "$1"
 	mkdir -p "$d"
 	: >"$d/log"
-	local inc=(-I "$gtree/arch/x86/include" -I ./arch/x86/include/generated
-		   -I "$gtree/include" -I ./include -I "$gtree/arch/x86/include/uapi"
-		   -I ./arch/x86/include/generated/uapi -I "$gtree/include/uapi"
+	local inc=(-I "$gtree/arch/$SC_ARCH/include" -I "./arch/$SC_ARCH/include/generated"
+		   -I "$gtree/include" -I ./include -I "$gtree/arch/$SC_ARCH/include/uapi"
+		   -I "./arch/$SC_ARCH/include/generated/uapi" -I "$gtree/include/uapi"
 		   -I ./include/generated/uapi --include "$gtree/include/linux/kconfig.h")
 	for c in $(find "$gtree/scripts/coccinelle" -name '*.cocci' | sort); do
 		if grep -q '^@.*ocaml' "$c"; then
@@ -610,19 +625,19 @@ gate_cocci() {
 	need spatch coccinelle
 	positions_init
 	goto_position 0
-	"${gmake[@]}" prepare >"$logdir/cocci-prepare.log" 2>&1 ||
-		die "make prepare failed; see $logdir/cocci-prepare.log"
-	rm -rf "$logdir/cocci"
+	"${gmake[@]}" prepare >"$logdir/cocci$gtag-prepare.log" 2>&1 ||
+		die "make prepare failed; see $logdir/cocci$gtag-prepare.log"
+	rm -rf "$logdir/cocci$gtag"
 	for i in $sel; do
 		p=${patches[$((i - 1))]}
-		log=$logdir/cocci-$p.log
+		log=$logdir/cocci$gtag-$p.log
 		mapfile -t files < <(touched_c "$i")
 		: >"$log"
 		status=pass reason="${#files[@]} C files, no new reports"
 		[ ${#files[@]} -gt 0 ] || reason="no C file touched"
 		for f in "${files[@]}"; do
-			a=$logdir/cocci/pos-$i/${f//\//_}
-			b=$logdir/cocci/pos-$((i - 1))/${f//\//_}
+			a=$logdir/cocci$gtag/pos-$i/${f//\//_}
+			b=$logdir/cocci$gtag/pos-$((i - 1))/${f//\//_}
 			cocci_at "$i" "$f"
 			# Nothing reported after the patch: nothing new either.
 			if [ -s "$a/msgs" ] &&
@@ -639,7 +654,7 @@ gate_cocci() {
 				echo "$f: no new reports ($(wc -l <"$a/msgs") already there)" >>"$log"
 			fi
 		done
-		verdict "coccinelle: $p" "$status" "$reason" "$log"
+		verdict "coccinelle${gtag:+ ($gsc)}: $p" "$status" "$reason" "$log"
 	done
 }
 

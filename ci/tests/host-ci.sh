@@ -37,3 +37,21 @@ t_lava_render() {
 	grep -q ': valid$' <<<"$("$TOP/ci/lava.sh" validate "$f")" || return 1
 	grep -q 'mm510.release=' "$f" || { echo "no kernel command line in $f"; return 1; }
 }
+
+# The gates:slow job's slices of the series, for each of its matrix
+# entries, cover every position of the series once: a patch added past
+# the last slice would never meet the slow gates in CI.
+t_gitlab_gate_slices() {
+	local n lists list want
+	n=$(series_patches "$TOP/series" | wc -l)
+	lists=$(sed -n '/^gates:slow:/,/^[a-z]/s/^ *- GATE_POSITIONS: *\[\(.*\)\]$/\1/p' "$TOP/.gitlab-ci.yml")
+	[ -n "$lists" ] || { echo "no GATE_POSITIONS matrix in gates:slow"; return 1; }
+	want=$(seq 1 "$n")
+	while read -r list; do
+		tr -d ' "' <<<"$list" | tr ',' '\n' | while IFS=- read -r from to; do
+			seq "$from" "${to:-$from}"
+		done | sort -n >"$scratch/slices"
+		[ "$(cat "$scratch/slices")" = "$want" ] ||
+			{ echo "gates:slow's slices [$list] do not cover positions 1-$n once each"; return 1; }
+	done <<<"$lists"
+}
