@@ -33,9 +33,13 @@
  *
  * Tolerances as in slab_kmalloc_cg_charge: per-cpu slabs (two per CPU,
  * and SLAB's arrays), and MEMCG_CHARGE_BATCH pages per CPU of memory.stat
- * and of the charge stocks.  memory.max goes back to "max" before any
- * file is opened or read: at the limit, the charged allocations of an
- * open or a read would find no room.
+ * and of the charge stocks.  memory.current is read at the limit, through
+ * a descriptor opened and read once before (its buffer allocated then);
+ * memory.max goes back to "max" before any other file is opened or read:
+ * at the limit, the charged allocations of an open or a first read would
+ * find no room.  (Read after the limit went, memory.current also held
+ * what the next charges put in the stocks, a batch per CPU and a page:
+ * one page over the tolerance in a boot under kmemleak.)
  *
  * Skips without kmem accounting (no memory controller, nokmem, SLOB).
  * Fails when a failed charge leaves its object allocated or its charge
@@ -72,7 +76,7 @@ static int kcg_param_free(void)
  * cached), whose charge would find no room and call the OOM killer on
  * this process.
  */
-static int max_fd = -1;
+static int max_fd = -1, cur_fd = -1;
 
 static int set_max(const char *val)
 {
@@ -83,6 +87,20 @@ static int set_max(const char *val)
 		return -1;
 	}
 	return 0;
+}
+
+/* memory.current through cur_fd: no allocation once read before. */
+static long long read_current(void)
+{
+	char buf[32];
+	ssize_t n = pread(cur_fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0) {
+		mmt_log("read memory.current: %s", n ? strerror(errno) : "empty");
+		return -1;
+	}
+	buf[n] = '\0';
+	return atoll(buf);
 }
 
 /* One entry point: the module parameter @param, objects of @cache. */
@@ -115,6 +133,7 @@ static int run(const char *param, const char *cache, int ncpus)
 		set_max("max");
 		return -1;
 	}
+	cur1 = read_current();
 	if (!mmt_check(!set_max("max"), "cannot lift memory.max"))
 		return -1;
 
@@ -122,7 +141,6 @@ static int run(const char *param, const char *cache, int ncpus)
 	failed = mmt_module_param_read(MOD, "failed");
 	a1 = mmt_slab_active(cache);
 	slab1 = mmt_cg_stat(CG, "slab");
-	cur1 = mmt_cg_read_ll(CG, "memory.current");
 	max_ev1 = mmt_key_value(CG "/memory.events", "max");
 	mmt_log("%s: %ld held, %ld failed; %s %+ld, memory.stat slab %+lld, memory.current %lld (limit %lld), max events %+lld",
 		param, held, failed, cache, a1 - a0, slab1 - slab0, cur1,
@@ -140,7 +158,7 @@ static int run(const char *param, const char *cache, int ncpus)
 				tol_bytes),
 		       "slab %+lld, want %lld", slab1 - slab0,
 		       (long long)held * charged) ||
-	    !mmt_check(cur1 <= LIMIT + STAT_BATCH * ncpus,
+	    !mmt_check(cur1 >= 0 && cur1 <= LIMIT + STAT_BATCH * ncpus,
 		       "memory.current %lld over the limit %lld", cur1, LIMIT))
 		return -1;
 
@@ -179,6 +197,11 @@ int main(void)
 	max_fd = open(CG "/memory.max", O_WRONLY | O_CLOEXEC);
 	if (!mmt_check(max_fd >= 0, "open memory.max: %s", strerror(errno)))
 		goto cleanup;
+	cur_fd = open(CG "/memory.current", O_RDONLY | O_CLOEXEC);
+	if (!mmt_check(cur_fd >= 0, "open memory.current: %s",
+		       strerror(errno)) ||
+	    read_current() < 0)
+		goto cleanup;
 	if (mmt_cg_enter(CG))
 		goto cleanup;
 	entered = 1;
@@ -191,6 +214,8 @@ int main(void)
 cleanup:
 	if (max_fd >= 0)
 		close(max_fd);
+	if (cur_fd >= 0)
+		close(cur_fd);
 	if (loaded)
 		kcg_param_free();
 	if (entered)
