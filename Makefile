@@ -81,6 +81,12 @@ help:
 	@echo '                    (configs/kabi.config), compare their module interface with'
 	@echo '                    libabigail and Module.symvers; writes build/kabi/report.md'
 	@echo '                    (each change under its patch), symbols.tsv, types.tsv'
+	@echo '  make kcsan        build and boot the kcsan scenario (KCSAN) on base and stack,'
+	@echo '                    compare the data races each reports; writes build/kcsan/'
+	@echo '                    report.md, fails on a race only the stack has that series'
+	@echo '                    does not explain (# kcsan: A / B: why)'
+	@echo '  make kmemleak     the same with the debug scenario and the leaks kmemleak'
+	@echo '                    finds after each test (build/kmemleak/report.md)'
 	@echo '  make gates        the review gates on the applied stack (GATES, default the'
 	@echo '                    fast ones; GATE_POSITIONS=N-M splits build and cocci)'
 	@echo '  make lava         a LAVA job per booted, built scenario, checked against'
@@ -201,6 +207,10 @@ kabi:
 	@$(MAIN) deps fetch base apply
 	@ci/kabi.sh
 
+kcsan kmemleak:
+	@$(MAIN) deps fetch base apply
+	@ci/against-base.sh $@
+
 rebase:
 	@if [ -n "$(DEBIAN)" ]; then \
 		SCENARIO=rt $(MAIN) deps fetch base apply && \
@@ -234,6 +244,6 @@ distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi \
+.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi kcsan kmemleak \
 	gates lava \
 	maintainers-notes send rebase refresh clean distclean

@@ -11,8 +11,9 @@
 # in the objects the series or the tree's patches change).  With MM510_FULL=1 (`make check-full`) it
 # also runs the slow gates (per-patch build with W=1 and sparse, on x86
 # and arm64; coccinelle), builds every scenario of tier "full" (and boots those
-# with a boot timeout: debug, arm64, rt-debug, slab, slob) and checks
-# what `make send` writes.  Prints one line per check (name, pass/warn/fail, reason,
+# with a boot timeout: debug, arm64, rt-debug, slab, slob), compares
+# KCSAN's and kmemleak's reports with base's (ci/against-base.sh) and
+# checks what `make send` writes.  Prints one line per check (name, pass/warn/fail, reason,
 # log), the step table (each step's wall time and kind: prepare, check,
 # compile, boot; also in build/logs/check-steps.txt) and the verdicts
 # again, and ends with "N passed, N failed",
@@ -318,6 +319,8 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 	for sc in $(scenario_names full); do
 		scenario_load "$sc"
 		[ "$SC_TIER" = full ] || continue
+		# ci/against-base.sh below boots it, and base's too.
+		[ "$sc" != kcsan ] || continue
 		if [ "$SC_TIMEOUT" != - ] || [ "$TR_NAME" != vanilla ]; then
 			build_and_boot "$sc"
 			continue
@@ -330,6 +333,19 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 		fi
 	done
 	icount_drain
+	# KCSAN's data races and kmemleak's leaks on the stack against
+	# base's (make kcsan, make kmemleak): the stack's debug boot above
+	# is compared again, base's kernels are built and booted here.
+	for kind in kcsan kmemleak; do
+		log=$logdir/check-$kind.log
+		reuse=
+		[ "$kind" = kcsan ] || reuse=stack
+		if timed boot "$kind: base and stack" env REUSE="$reuse" "$TOP/ci/against-base.sh" "$kind" >"$log" 2>&1; then
+			record "$kind: nothing only the stack has, unexplained" pass "$(grep -m1 'only on the stack' "$log")" "$log"
+		else
+			record "$kind: nothing only the stack has, unexplained" fail "$(grep -m1 -E 'error:|only on the stack' "$log" || tail -n 1 "$log")" "$log"
+		fi
+	done
 	# An example recipient: b4 send -o only writes the mails.
 	log=$logdir/check-send.log
 	if timed check "b4 send -o" env SEND_TO="${SEND_TO:-stable@vger.kernel.org}" "$TOP/ci/send.sh" >"$log" 2>&1; then

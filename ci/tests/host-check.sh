@@ -93,3 +93,44 @@ t_kselftest_lag() {
 	! MM510_KSFT_DIR=$d "$kc" >"$scratch/kc.out" 2>&1 ||
 		{ echo "a failure without figures passed"; cat "$scratch/kc.out"; return 1; }
 }
+
+# make kcsan and make kmemleak on canned boot logs (REUSE=base,stack):
+# a report only the stack has fails until series explains it, one base
+# has too does not, whichever order KCSAN names a pair's two sides in and
+# whatever allocator frames kmemleak's backtrace starts with; a stack
+# boot that failed a test fails the comparison, a base one only when it
+# did not finish.
+t_against_base() {
+	local p b=$scratch/ab-build
+	p=$(project_copy)
+	mkdir -p "$b/logs"
+	printf '%s\r\n' '# kcsan: BUG: KCSAN: data-race in foo+0x1/0x20 / bar+0x2/0x30' \
+		'# totals: pass:3 fail:0 skip:0' >"$b/logs/linux-kcsan.log"
+	printf '%s\r\n' '# kcsan: BUG: KCSAN: data-race in bar+0x9/0x30 / foo+0x4/0x20' \
+		'# kcsan: BUG: KCSAN: data-race in refill_obj_stock+0x10/0x90 / drain_obj_stock+0x3/0x80' \
+		'# totals: pass:3 fail:0 skip:0' >"$b/logs/stack-kcsan.log"
+	expect_fail "1 report(s) only on the stack, 1 of them not explained in series" \
+		env BUILD="$b" REUSE=base,stack "$p/ci/against-base.sh" kcsan
+	grep -qxF '| bar / foo | 1 | 1 |  |' "$b/kcsan/report.md" ||
+		{ echo "the pair base has too is not one row"; return 1; }
+	echo '# kcsan: drain_obj_stock / refill_obj_stock: canned, for the test' >>"$p/series"
+	env BUILD="$b" REUSE=base,stack "$p/ci/against-base.sh" kcsan
+	grep -qF '| drain_obj_stock / refill_obj_stock | 0 | 1 | new, explained in series |' \
+		"$b/kcsan/report.md" || { echo "the explained pair is not marked so"; return 1; }
+
+	printf '%s\r\n' '# kmemleak: t1: size 64: kmem_cache_alloc_trace+0x1/0x2 < memcg_foo+0x3/0x4 < bar+0x5/0x6 < baz+0x1/0x2' \
+		'# totals: pass:3 fail:1 skip:0' >"$b/logs/linux-debug.log"
+	printf '%s\r\n' '# kmemleak: t2: size 64: kmemleak_alloc+0x1/0x2 < __kmalloc+0x7/0x8 < memcg_foo+0x9/0x4 < bar+0x1/0x6' \
+		'# totals: pass:3 fail:1 skip:0' >"$b/logs/stack-debug.log"
+	expect_fail "the stack boot failed a test" \
+		env BUILD="$b" REUSE=base,stack "$p/ci/against-base.sh" kmemleak
+	grep -qxF '| memcg_foo < bar | 1 | 1 |  |' "$b/kmemleak/report.md" ||
+		{ echo "the leak base has too is not one row"; cat "$b/kmemleak/report.md"; return 1; }
+	# Base fails the stack's own tests: only a boot that did not end counts.
+	sed -i 's/fail:1/fail:0/' "$b/logs/stack-debug.log"
+	env BUILD="$b" REUSE=base,stack "$p/ci/against-base.sh" kmemleak
+	sed -i '/totals/d' "$b/logs/linux-debug.log"
+	expect_fail "the base boot did not finish" \
+		env BUILD="$b" REUSE=base,stack "$p/ci/against-base.sh" kmemleak
+	expect_fail "usage: against-base.sh kcsan|kmemleak" "$p/ci/against-base.sh" kasan
+}

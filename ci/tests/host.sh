@@ -52,6 +52,7 @@ pre_vanilla() {
 	run_case "kselftest_cgroup: a racy subtest is let off only with its race's figures" t_kselftest_lag
 	run_case "check: failures listed last, with their reasons" t_check_report
 	run_case "check: the step table, each step's time and kind" t_check_steps
+	run_case "kcsan, kmemleak: a report only the stack has, unless series explains it" t_against_base
 	run_case "bench: report from canned results" t_bench_report
 	run_case "bench: summary, per-repetition ratios" t_bench_report_summary
 	run_case "bench: malformed results file" t_bench_report_malformed

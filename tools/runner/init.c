@@ -23,6 +23,11 @@
  *                        every I-th slab and page allocation failed
  *                        (fault_arm()), and each test is then judged by
  *                        what it gave back (fault_verdict())
+ *   mm510.kcsan          a KCSAN kernel: data-race reports are counted and
+ *                        echoed, not failed (ci/against-base.sh compares)
+ *   mm510.kmemleak       a kmemleak kernel: a scan after every test, its
+ *                        leaks echoed and counted (kmemleak_check()), not
+ *                        failed (ci/against-base.sh compares)
  *   mm510.selftest=exit|hang|leftover   the harness's own failure drills
  */
 #define _GNU_SOURCE
@@ -99,6 +104,33 @@ static const char * const bad_log[] = {
 static int fault_probability = -1, fault_interval = 1;
 #define ALLOCFAIL_START	"allocation failure"
 #define ALLOCFAIL_END	"pages reserved"
+
+/*
+ * mm510.kcsan: on a KCSAN kernel the data-race reports ("BUG: KCSAN:
+ * data-race in A / B", then the two accesses' stacks, no other bad_log
+ * line) are what the boot is for, compared with another kernel's by
+ * the host (ci/against-base.sh).  Each is echoed as "# kcsan: ..." and
+ * counted, not held against the test that was running.  -1 when not
+ * asked for.
+ */
+static int kcsan_reports = -1;
+#define KCSAN_REPORT	"BUG: KCSAN:"
+
+/*
+ * mm510.kmemleak: on a kmemleak kernel (configs/kmemleak.config, its
+ * automatic scans off) the runner scans after each test and echoes each
+ * object kmemleak reports as one line, "# kmemleak: TEST: size N:
+ * FRAME < FRAME ..." (the allocation's backtrace, innermost first),
+ * then clears them so that each is named once.  kmemleak reports only
+ * objects older than 5 s (MSECS_MIN_AGE), so a leak of a test's last
+ * seconds is named after the next test; the boot's own before the first,
+ * and the last test's after a final wait.  Like KCSAN's reports these
+ * are compared with another kernel's by the host; -1 when not asked for.
+ */
+static int kmemleak_leaks = -1;
+#define KMEMLEAK_FILE	"/sys/kernel/debug/kmemleak"
+#define KMEMLEAK_FRAMES	6
+#define KMEMLEAK_MIN_AGE_S	6
 
 static int oom_allowed(const char *pattern)
 {
@@ -293,6 +325,11 @@ static int scan_kmsg(void)
 			in_oom = 1;
 		else if (strstr(msg, OOM_END))
 			in_oom = 0;
+		if (kcsan_reports >= 0 && strstr(msg, KCSAN_REPORT)) {
+			say("# kcsan: %s\n", msg);
+			kcsan_reports++;
+			continue;
+		}
 		if (fault_probability >= 0 && strstr(msg, ALLOCFAIL_START))
 			in_allocfail = 1;
 		else if (strstr(msg, ALLOCFAIL_END))
@@ -559,6 +596,77 @@ static int fault_verdict(const char *name, int ret, int bad, int left,
 	return ret == KSFT_SKIP ? KSFT_SKIP : KSFT_PASS;
 }
 
+static int kmemleak_cmd(const char *cmd)
+{
+	int fd = open(KMEMLEAK_FILE, O_WRONLY);
+	ssize_t len = strlen(cmd);
+	int ret = -1;
+
+	if (fd >= 0) {
+		ret = write(fd, cmd, len) == len ? 0 : -1;
+		close(fd);
+	}
+	if (ret)
+		say("# kmemleak: echo %s > %s: %s\n", cmd, KMEMLEAK_FILE,
+		    strerror(errno));
+	return ret;
+}
+
+/*
+ * Scan, echo and count what kmemleak reports, name it after @when, and
+ * clear it.  Returns 0, or -1 when kmemleak cannot scan (not built in,
+ * or disabled: its metadata pool ran out): the boot then checked
+ * nothing and says so.
+ */
+static int kmemleak_check(const char *when)
+{
+	char line[512], out[1024] = "";
+	int frames = 0, in_trace = 0, found = 0;
+	FILE *f;
+
+	if (kmemleak_cmd("scan"))
+		return -1;
+	f = fopen(KMEMLEAK_FILE, "r");
+	if (!f) {
+		say("# kmemleak: %s: %s\n", KMEMLEAK_FILE, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *sym;
+		unsigned long size;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "unreferenced object %*s (size %lu)",
+			   &size) == 1) {
+			if (out[0])
+				say("%s\n", out);
+			snprintf(out, sizeof(out), "# kmemleak: %s: size %lu:",
+				 when, size);
+			frames = 0;
+			in_trace = 0;
+			found++;
+			continue;
+		}
+		if (strstr(line, "backtrace:")) {
+			in_trace = 1;
+			continue;
+		}
+		sym = strstr(line, "] ");
+		if (in_trace && frames < KMEMLEAK_FRAMES && sym) {
+			size_t len = strlen(out);
+
+			snprintf(out + len, sizeof(out) - len, "%s%s",
+				 frames ? " <" : "", sym + 1);
+			frames++;
+		}
+	}
+	if (out[0])
+		say("%s\n", out);
+	fclose(f);
+	kmemleak_leaks += found;
+	return kmemleak_cmd("clear");
+}
+
 /* Returns a KSFT code, or -1 on timeout / abnormal end. */
 static int run_one(const char *name, int timeout)
 {
@@ -675,6 +783,7 @@ int main(void)
 {
 	char *names[MAX_TESTS], val[64];
 	int n, i, timeout = 600, failed = 0, passed = 0, skipped = 0;
+	int noscan;
 
 	prepare();
 	say("TAP version 13\n");
@@ -694,11 +803,19 @@ int main(void)
 	}
 
 	fault_config();
+	if (mmt_cmdline_has("mm510.kcsan"))
+		kcsan_reports = 0;
+	if (mmt_cmdline_has("mm510.kmemleak"))
+		kmemleak_leaks = 0;
 	n = list_tests(names);
 	say("1..%d\n", n + 1);
 
-	/* Test 1: the kernel booted without a warning. */
-	if (scan_kmsg()) {
+	/*
+	 * Test 1: the kernel booted without a warning (and, asked for
+	 * kmemleak, with it able to scan).
+	 */
+	noscan = kmemleak_leaks >= 0 && kmemleak_check("boot");
+	if (scan_kmsg() || noscan) {
 		say("not ok 1 boot-log\n");
 		failed++;
 	} else {
@@ -713,8 +830,12 @@ int main(void)
 		int ret = run_one(names[i], timeout);
 		int left = unload_leftovers(names[i]) +
 			   remove_cgroups_below(CG_ROOT, names[i]);
-		int bad = scan_kmsg();
+		int bad;
 		const char *what = "";
+
+		if (kmemleak_leaks >= 0 && kmemleak_check(names[i]))
+			ret = -1;
+		bad = scan_kmsg();
 
 		if (fault_probability >= 0 && !faulty) {
 			say("# %s: fault injection not armed\n", names[i]);
@@ -744,7 +865,16 @@ int main(void)
 		say("%sok %d %s%s\n", ret == 0 || what[0] ? "" : "not ",
 		    i + 2, names[i], what);
 	}
+	if (kmemleak_leaks >= 0) {
+		sleep(KMEMLEAK_MIN_AGE_S);
+		if (kmemleak_check("end"))
+			failed++;
+	}
 	say("# totals: pass:%d fail:%d skip:%d\n", passed, failed, skipped);
+	if (kcsan_reports >= 0)
+		say("# kcsan: %d report(s) in all\n", kcsan_reports);
+	if (kmemleak_leaks >= 0)
+		say("# kmemleak: %d leak(s) in all\n", kmemleak_leaks);
 	finish(!failed && n + 1 > 0);
 	return 0;
 }
