@@ -501,11 +501,11 @@ int mmt_slabinfo(const char *name, long *active, long *total)
 	return ret;
 }
 
-long mmt_kmalloc_min(void)
+int mmt_kmalloc_caches(char (*names)[MMT_SLAB_NAME], int max)
 {
-	char line[512];
-	long n, min = -1;
-	char end;
+	char line[512], name[MMT_SLAB_NAME], end;
+	int nr = 0, got;
+	long n;
 	FILE *f;
 
 	f = fopen("/proc/slabinfo", "re");
@@ -513,11 +513,30 @@ long mmt_kmalloc_min(void)
 		mmt_log("open /proc/slabinfo: %s", strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "kmalloc-%ld%c", &n, &end) == 2 && end == ' ' &&
+	while (fgets(line, sizeof(line), f) && nr < max) {
+		if (sscanf(line, "%63s", name) != 1)
+			continue;
+		/* kmalloc-64 (1), kmalloc-1k (2, 'k'); kmalloc-cg-64 (0) */
+		got = sscanf(name, "kmalloc-%ld%c", &n, &end);
+		if (got == 1 || (got == 2 && end == 'k'))
+			memcpy(names[nr++], name, sizeof(name));
+	}
+	fclose(f);
+	return nr;
+}
+
+long mmt_kmalloc_min(void)
+{
+	char names[MMT_MAX_KMALLOC][MMT_SLAB_NAME];
+	int nr = mmt_kmalloc_caches(names, MMT_MAX_KMALLOC), i;
+	long n, min = -1;
+	char end;
+
+	/* The sizes in bytes: kmalloc-<n>k are never the smallest. */
+	for (i = 0; i < nr; i++)
+		if (sscanf(names[i], "kmalloc-%ld%c", &n, &end) == 1 &&
 		    (min < 0 || n < min))
 			min = n;
-	fclose(f);
 	return min;
 }
 

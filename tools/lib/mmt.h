@@ -129,6 +129,14 @@ int mmt_slabinfo(const char *name, long *active, long *total);
  * (128 in 5.10) keeps kmalloc from smaller sizes.  -1 without one.
  */
 long mmt_kmalloc_min(void);
+/*
+ * The plain kmalloc caches, kmalloc-<n> and kmalloc-<n>k (not kmalloc-cg-,
+ * -rcl- or dma-), in /proc/slabinfo's order: at most @max names into
+ * @names.  Returns how many, or -1.
+ */
+#define MMT_SLAB_NAME		64
+#define MMT_MAX_KMALLOC		64
+int mmt_kmalloc_caches(char (*names)[MMT_SLAB_NAME], int max);
 
 /*
  * SLUB only (/sys/kernel/slab): mmt_slab_shrink() flushes the per-cpu

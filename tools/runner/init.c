@@ -596,22 +596,6 @@ static int fault_verdict(const char *name, int ret, int bad, int left,
 	return ret == KSFT_SKIP ? KSFT_SKIP : KSFT_PASS;
 }
 
-static int kmemleak_cmd(const char *cmd)
-{
-	int fd = open(KMEMLEAK_FILE, O_WRONLY);
-	ssize_t len = strlen(cmd);
-	int ret = -1;
-
-	if (fd >= 0) {
-		ret = write(fd, cmd, len) == len ? 0 : -1;
-		close(fd);
-	}
-	if (ret)
-		say("# kmemleak: echo %s > %s: %s\n", cmd, KMEMLEAK_FILE,
-		    strerror(errno));
-	return ret;
-}
-
 /*
  * Scan, echo and count what kmemleak reports, name it after @when, and
  * clear it.  Returns 0, or -1 when kmemleak cannot scan (not built in,
@@ -624,7 +608,7 @@ static int kmemleak_check(const char *when)
 	int frames = 0, in_trace = 0, found = 0;
 	FILE *f;
 
-	if (kmemleak_cmd("scan"))
+	if (mmt_write_file(KMEMLEAK_FILE, "scan"))
 		return -1;
 	f = fopen(KMEMLEAK_FILE, "r");
 	if (!f) {
@@ -664,7 +648,7 @@ static int kmemleak_check(const char *when)
 		say("%s\n", out);
 	fclose(f);
 	kmemleak_leaks += found;
-	return kmemleak_cmd("clear");
+	return mmt_write_file(KMEMLEAK_FILE, "clear");
 }
 
 /* Returns a KSFT code, or -1 on timeout / abnormal end. */

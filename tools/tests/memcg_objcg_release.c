@@ -52,7 +52,6 @@
 #define SETTLE_MS	20000
 #define WAIT_MS		5000
 #define POLL_MS		100
-#define MAX_CACHES	64
 
 /*
  * Allocated objects of every kmalloc-<n> cache: not kmalloc-cg-, -rcl-
@@ -60,39 +59,23 @@
  */
 static long kmalloc_objects(void)
 {
-	char line[512], name[64], *names[MAX_CACHES];
-	int nr = 0, i, got;
-	long total = 0, n, active;
-	char end;
-	FILE *f;
+	char names[MMT_MAX_KMALLOC][MMT_SLAB_NAME];
+	int nr = mmt_kmalloc_caches(names, MMT_MAX_KMALLOC), i;
+	long total = 0, active;
 
-	f = fopen("/proc/slabinfo", "re");
-	if (!f) {
-		mmt_log("open /proc/slabinfo: %s", strerror(errno));
+	if (nr < 0)
 		return -1;
-	}
-	while (fgets(line, sizeof(line), f) && nr < MAX_CACHES) {
-		if (sscanf(line, "%63s", name) != 1)
-			continue;
-		/* kmalloc-64 (1), kmalloc-1k (2, 'k'); kmalloc-cg-64 (0) */
-		got = sscanf(name, "kmalloc-%ld%c", &n, &end);
-		if (got == 1 || (got == 2 && end == 'k'))
-			names[nr++] = strdup(name);
-	}
-	fclose(f);
-	for (i = 0; i < nr; i++) {
-		active = names[i] ? mmt_slab_active(names[i]) : -1;
-		if (active < 0) {
-			mmt_log("%s: no active object count", names[i] ? names[i] : "?");
-			total = -1;
-		} else if (total >= 0) {
-			total += active;
-		}
-		free(names[i]);
-	}
 	if (!nr) {
 		mmt_log("no kmalloc-<n> cache in /proc/slabinfo");
 		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		active = mmt_slab_active(names[i]);
+		if (active < 0) {
+			mmt_log("%s: no active object count", names[i]);
+			return -1;
+		}
+		total += active;
 	}
 	return total;
 }
