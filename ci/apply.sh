@@ -91,17 +91,20 @@ name=${IDENTITY% <*}
 email=${IDENTITY##*<}; email=${email%>}
 export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 
-n=0
-for p in "${patches[@]}"; do
-	n=$((n + 1))
-	if ! out=$(git -C "$tree" am -q --committer-date-is-author-date \
-			"$TOP/patches/$p" 2>&1); then
-		echo "$out" | grep -E '^(error|Patch failed|Applying)|patch failed' >&2 || echo "$out" >&2
-		git -C "$tree" am --abort
-		git -C "$tree" checkout -q --detach "$base"
-		die "patch $n, patches/$p, does not apply to $TR_NAME ($TR_TAG; hunk above); $tree is back at the base"
-	fi
-done
+# One `git am` for the whole series: git refreshes the index of the
+# 70000-file tree once per call, so one call per patch took 26.6 s for
+# the 53 vanilla patches here, one call for all of them 3.3 s.  On a
+# failure, the commits it made tell which patch it stopped at.
+if ! out=$(git -C "$tree" am -q --committer-date-is-author-date \
+		"${patches[@]/#/$TOP/patches/}" 2>&1); then
+	n=$(( $(git -C "$tree" rev-list --count "$base..HEAD") + 1 ))
+	echo "$out" | grep -E '^(error|Patch failed|Applying)|patch failed' >&2 || echo "$out" >&2
+	git -C "$tree" am --abort
+	git -C "$tree" checkout -q --detach "$base"
+	[ "$n" -le "${#patches[@]}" ] ||
+		die "git am failed after the last patch; $tree is back at the base"
+	die "patch $n, patches/${patches[$((n - 1))]}, does not apply to $TR_NAME ($TR_TAG; hunk above); $tree is back at the base"
+fi
 
 git -C "$tree" checkout -q -B "$branch"
 # The stamp, the HEAD made, and each file's hash as applied (for

@@ -55,6 +55,57 @@ gates() {
 		record "$name" fail "did not finish: $(tail -n 1 "$log")" "$log"
 }
 
+# What runs in the background when the run ends early (an
+# interruption): host tests (host_start) and boots (boot_start), each
+# the leader of its own process group.
+stop_background() {
+	local pid
+	for pid in "${host_pids[@]}" "${boot_pids[@]}"; do
+		kill -TERM -- "-$pid" 2>/dev/null || :
+	done
+}
+declare -A host_pids=()
+boot_pids=()
+boot_names=()
+boots_later=()
+trap stop_background EXIT
+
+# host_verdicts PART: the TAP lines of ci/tests/host.sh PART's log, one
+# check each; host_tests KIND PART runs it first, as a step of KIND.
+host_verdicts() {
+	local log=$logdir/check-host-$1.log
+	tap "host: " "$log"
+	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests ($1)" fail "did not finish" "$log"
+}
+host_tests() {
+	timed "$1" "host tests ($2)" "$TOP/ci/tests/host.sh" "$2" >"$logdir/check-host-$2.log" 2>&1 || :
+	host_verdicts "$2"
+}
+
+# host_start PART: ci/tests/host.sh PART in the background, for a step
+# that keeps only one of the two cores busy (the host tests run the
+# harness's scripts one after another); host_wait PART WHAT waits for
+# it and counts its verdicts, its row marked as run beside WHAT.
+host_start() {
+	rm -f "$logdir/check-host-$1.steps"
+	set -m
+	(
+		steps=()
+		trap - INT TERM
+		timed check "host tests ($1)" "$TOP/ci/tests/host.sh" "$1" \
+			>"$logdir/check-host-$1.log" 2>&1 || :
+		printf '%s\n' "${steps[@]}" >"$logdir/check-host-$1.steps"
+	) </dev/null &
+	set +m
+	host_pids[$1]=$!
+}
+host_wait() {
+	wait "${host_pids[$1]}" || :
+	unset "host_pids[$1]"
+	steps_beside "$logdir/check-host-$1.steps" "$2"
+	host_verdicts "$1"
+}
+
 step deps "$TOP/ci/deps.sh"
 # From an empty build/: the base repository and the stack worktree
 # (1.1 GB each), the gate tests' two copies (2.2 GB), the scenarios'
@@ -66,6 +117,11 @@ if [ "$free" -lt 7168 ]; then
 fi
 step fetch "$TOP/ci/fetch.sh"
 step base "$TOP/ci/base.sh"
+# The host tests that need no Debian tree (they make their own trees of
+# the base repository), beside the vanilla tree's apply, the import of
+# Debian's trees and the quilt checks (ci/debian.sh is quilt and git,
+# one core too).
+host_start pre-vanilla
 step apply "$TOP/ci/apply.sh"
 
 declare -A prepared=([vanilla]=pass)
@@ -106,47 +162,6 @@ prepare_tree() {
 	[ "${prepared[$TR_NAME]}" = pass ]
 }
 
-# What runs in the background when the run ends early (an
-# interruption): the host tests (pre-vanilla) and the icount boots, each
-# the leader of its own process group.
-stop_background() {
-	local pid
-	for pid in ${host_pre_pid:-} "${icount_pids[@]}"; do
-		kill -TERM -- "-$pid" 2>/dev/null || :
-	done
-}
-host_pre_pid=
-icount_pids=()
-icount_names=()
-trap stop_background EXIT
-
-# host_verdicts PART: the TAP lines of ci/tests/host.sh PART's log, one
-# check each; host_tests PART runs it first.
-host_verdicts() {
-	local log=$logdir/check-host-$1.log
-	tap "host: " "$log"
-	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests ($1)" fail "did not finish" "$log"
-}
-host_tests() {
-	timed check "host tests ($1)" "$TOP/ci/tests/host.sh" "$1" >"$logdir/check-host-$1.log" 2>&1 || :
-	host_verdicts "$1"
-}
-
-# The host tests that need no Debian tree, in the background beside the
-# import of Debian's trees and the quilt checks: each of the two takes
-# one core (ci/debian.sh is quilt and git, the host tests the harness's
-# scripts one after another).
-set -m
-(
-	steps=()
-	trap - INT TERM
-	timed check "host tests (pre-vanilla)" "$TOP/ci/tests/host.sh" pre-vanilla \
-		>"$logdir/check-host-pre-vanilla.log" 2>&1 || :
-	printf '%s\n' "${steps[@]}" >"$logdir/check-host-pre-vanilla.steps"
-) </dev/null &
-set +m
-host_pre_pid=$!
-
 # The other trees of every scenario (Debian's: the vanilla series on
 # debian, the RT flavour on debian-rt, with the flavour's checks), before
 # the host tests that use them.
@@ -162,11 +177,7 @@ else
 	record "series: quilt push -a --fuzz=0" fail "$(tail -n 1 "$log")" "$log"
 fi
 
-wait "$host_pre_pid" || :
-host_pre_pid=
-steps_beside "$logdir/check-host-pre-vanilla.steps" "the Debian trees' import"
-host_verdicts pre-vanilla
-host_tests pre-debian
+host_wait pre-vanilla "the trees' apply and Debian's import"
 
 gates gates series provenance checkpatch maintainers
 
@@ -206,28 +217,11 @@ build_and_boot() {
 	[ "$SC_TIMEOUT" != - ] || return 0
 
 	guest_log[$sc]=$BUILD/logs/$(basename "$(stack_tree)")-$sc.log
-	if [[ " ${SC_MACHINE[*]} " != *" icount "* ]]; then
-		icount_drain
-		timed boot "boot $sc" env QUIET=1 "$TOP/ci/boot.sh" "$sc" \
-			>"$logdir/check-boot-$sc.log" 2>&1 || :
-		boot_verdicts "$sc"
-		return 0
+	if [[ " ${SC_MACHINE[*]} " == *" icount "* ]]; then
+		boot_start "$sc"
+	else
+		boots_later+=("$sc")
 	fi
-	# An icount boot has one vCPU, one host thread: two of them share
-	# the 2 cores (one of them is counted before a third starts).
-	[ "${#icount_pids[@]}" -lt 2 ] || icount_wait_one
-	rm -f "$logdir/check-boot-$sc.steps"
-	set -m
-	(
-		steps=()
-		trap - INT TERM
-		timed boot "boot $sc" env QUIET=1 "$TOP/ci/boot.sh" "$sc" \
-			>"$logdir/check-boot-$sc.log" 2>&1 || :
-		printf '%s\n' "${steps[@]}" >"$logdir/check-boot-$sc.steps"
-	) </dev/null &
-	set +m
-	icount_pids+=("$!")
-	icount_names+=("$sc")
 }
 
 # boot_verdicts SCENARIO: its guest's TAP lines, one check each, and a
@@ -243,34 +237,78 @@ boot_verdicts() {
 	fi
 }
 
-# The icount boots in the background, two at a time (icount_pids,
-# icount_names): the next starts as soon as either ends, and each is
-# counted when it ends.
-icount_wait_one() {
+# The boots run in the background, two at a time (boot_pids,
+# boot_names): the next starts as soon as either ends (one of them is
+# counted before a third starts), and each is counted when it ends.
+# An icount boot (one vCPU, one host thread) starts as soon as its
+# kernel is built, beside the next build.  The others have two vCPUs
+# but keep only about 60 % of the two cores busy (here rt's boot took
+# 104 s of wall and 129 s of CPU, arm64-lockdep's 68 and 81): they wait
+# in boots_later until every kernel is built, then boots_run runs them
+# two at a time.
+boot_start() {
+	local sc=$1
+	[ "${#boot_pids[@]}" -lt 2 ] || boot_wait_one
+	rm -f "$logdir/check-boot-$sc.steps"
+	set -m
+	(
+		steps=()
+		trap - INT TERM
+		timed boot "boot $sc" env QUIET=1 "$TOP/ci/boot.sh" "$sc" \
+			>"$logdir/check-boot-$sc.log" 2>&1 || :
+		printf '%s\n' "${steps[@]}" >"$logdir/check-boot-$sc.steps"
+	) </dev/null &
+	set +m
+	boot_pids+=("$!")
+	boot_names+=("$sc")
+}
+boot_wait_one() {
 	local done_pid='' i sc
-	wait -n -p done_pid "${icount_pids[@]}" || :
-	for i in "${!icount_pids[@]}"; do
-		[ "${icount_pids[$i]}" = "$done_pid" ] || continue
-		sc=${icount_names[$i]}
-		unset "icount_pids[$i]" "icount_names[$i]"
-		icount_pids=("${icount_pids[@]}")
-		icount_names=("${icount_names[@]}")
+	wait -n -p done_pid "${boot_pids[@]}" || :
+	for i in "${!boot_pids[@]}"; do
+		[ "${boot_pids[$i]}" = "$done_pid" ] || continue
+		sc=${boot_names[$i]}
+		unset "boot_pids[$i]" "boot_names[$i]"
+		boot_pids=("${boot_pids[@]}")
+		boot_names=("${boot_names[@]}")
 		steps_beside "$logdir/check-boot-$sc.steps" "other steps"
 		boot_verdicts "$sc"
 		return 0
 	done
-	die "wait -n: no icount boot ended (pids ${icount_pids[*]})"
+	die "wait -n: no boot ended (pids ${boot_pids[*]})"
 }
-icount_drain() {
-	while [ "${#icount_pids[@]}" -ne 0 ]; do
-		icount_wait_one
+boots_drain() {
+	while [ "${#boot_pids[@]}" -ne 0 ]; do
+		boot_wait_one
 	done
+}
+# boots_run: the boots of boots_later, those of the whole suite first
+# (no mm510.tests= subset: the longest), so that the short ones fill
+# the end; then every boot is waited for.
+boots_run() {
+	local sc first=() then=()
+	for sc in "${boots_later[@]}"; do
+		scenario_load "$sc"
+		if [[ " $SC_ARGS " == *" mm510.tests="* ]]; then
+			then+=("$sc")
+		else
+			first+=("$sc")
+		fi
+	done
+	boots_later=()
+	for sc in "${first[@]}" "${then[@]}"; do
+		boot_start "$sc"
+	done
+	boots_drain
 }
 
 for sc in $(scenario_names check); do
 	build_and_boot "$sc"
 done
-icount_drain
+timed boot "boots, two at a time" boots_run
+# The host tests that need Debian's trees, beside the checks of the CI
+# engine's files and the host tests that boot a guest (one core each).
+host_start pre-debian
 # The CI engine's files: a LAVA job for each booted scenario's kernel,
 # checked against LAVA's own schema (lava-common), and the pipeline's
 # fast-gates job run end to end by gitlab-ci-local in shell mode, with
@@ -291,18 +329,11 @@ fi
 # The host tests that boot a guest: after the scenarios, so that the
 # kernels they boot (default's, an arm64 one) are built.
 scenario_load default
-if [ "${built[$SC_KEY]:-fail}" != fail ]; then
-	log=$logdir/check-host-guest.log
-	timed boot "host tests (guest)" "$TOP/ci/tests/host.sh" guest >"$log" 2>&1 || :
-	tap "host: " "$log"
-	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (guest)" fail "did not finish" "$log"
-fi
+[ "${built[$SC_KEY]:-fail}" = fail ] || host_tests boot guest
+host_wait pre-debian "the CI files' checks and the guest host tests"
 
 if [ "${MM510_FULL:-}" = 1 ]; then
-	log=$logdir/check-host-full.log
-	timed compile "host tests (full)" "$TOP/ci/tests/host.sh" full >"$log" 2>&1 || :
-	tap "host: " "$log"
-	grep -qE '^1\.\.[0-9]+' "$log" || record "host tests (full)" fail "did not finish" "$log"
+	host_tests compile full
 	gates gates-full build cocci
 	# Every position of the series builds on arm64 too (W=1, sparse).
 	GATE_SCENARIO=arm64-lockdep gates gates-full-arm64 build
@@ -332,7 +363,7 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 			record "build $sc (compile only)" fail "$(grep -m1 'error:' "$log" || tail -n 1 "$log")" "$log"
 		fi
 	done
-	icount_drain
+	timed boot "boots, two at a time" boots_run
 	# KCSAN's data races and kmemleak's leaks on the stack against
 	# base's (make kcsan, make kmemleak): the stack's debug boot above
 	# is compared again, base's kernels are built and booted here.

@@ -47,7 +47,8 @@ done
 # The cases of group pre, in two parts: those that need only the vanilla
 # base repository, and those that need Debian's trees (imported) or its
 # tarball (fetched).  make check runs the first beside the import of
-# Debian's trees, each on one core, and the second after it.
+# Debian's trees, the second beside its last checks (the CI files, the
+# guest group), each on one core.
 pre_vanilla() {
 	run_case "kselftest_cgroup: a racy subtest is let off only with its race's figures" t_kselftest_lag
 	run_case "check: failures listed last, with their reasons" t_check_report
