@@ -48,8 +48,11 @@ t_patch_does_not_apply() {
 	local p b=$scratch/build-am
 	p=$(project_copy)
 	bad_patch "$p/patches/0001-bad.patch"
-	sed -i '1i 0001-bad.patch' "$p/series"
-	expect_fail "patches/0001-bad.patch, does not apply" env BUILD="$b" \
+	# Third, after two that apply: one `git am` takes the whole series,
+	# and the patch it stopped at is named by its position.
+	awk '!done && /^[0-9]/ && ++n == 2 { print; print "0001-bad.patch"; done = 1; next } 1' \
+		"$p/series" >"$p/series.new" && mv "$p/series.new" "$p/series"
+	expect_fail "patch 3, patches/0001-bad.patch, does not apply" env BUILD="$b" \
 		BASE_REPO="$BASE_REPO" STACK_BRANCH=mm510-hosttest "$p/ci/apply.sh"
 	[ "$(git -C "$b/stack" rev-parse HEAD)" = "$base_tag" ] &&
 		[ -z "$(git -C "$b/stack" status --porcelain)" ] || {
