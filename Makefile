@@ -132,7 +132,7 @@ help:
 	@echo '                    fragments name no tree (empty: vanilla; rt names debian-rt)'
 	@echo '  KERNEL_TREE=$(KERNEL_TREE)    your own git tree at 5.10.262 (empty: the pinned tarball)'
 	@echo '  TREE=$(TREE)    stack (the series applied) or base (plain 5.10.262)'
-	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all)'
+	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all, or those the scenario names)'
 	@echo '  OBJECTS=$(OBJECTS)    all, or changed: for a compile-only scenario on Debian'"'"'s tree,'
 	@echo '                    only the objects the series or Debian'"'"'s patches change'
 	@echo '  BUILD=$(BUILD)'

@@ -84,6 +84,7 @@ pre_vanilla() {
 	run_case "repeat: COUNT that is not a number" t_repeat_bad_count
 	run_case "scenario: an unknown arch is named with the known ones" t_unknown_arch
 	run_case "build: another arch's option is left out, an unknown one fails" t_foreign_option
+	run_case "boot: TESTS narrows a scenario that has its own subset" t_boot_tests_narrow
 	run_case "build/boot: missing cross compiler or QEMU names its package" t_missing_cross
 	run_case "bench: an arch without a bench scenario is refused" t_bench_arch
 	run_case "gates: an out-of-order series entry must say why" t_gate_series_order
