@@ -355,7 +355,7 @@ for rep in $(seq 1 "$reps"); do
 				runs=$((runs + 1))
 				tree=$k
 				case $k in g[0-9]*) tree=stack ;; esac
-				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k$kdir TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount QUIET=1 \
+				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k$kdir TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount BOOT_DISKS=0 QUIET=1 \
 					BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
 					BOOT_ARGS="$args mm510.bench_ops=$vops mm510.bench_secs=$wis_secs mm510.bench_memcgs=$memcgs mm510.bench_lat_loops=$lat_loops mm510.bench_lat_interval=$lat_interval mm510.timeout=3000" \
 					"$TOP/ci/boot.sh" "$sc" >"$log.verdict" 2>&1; then
