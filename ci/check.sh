@@ -82,22 +82,32 @@ host_tests() {
 	host_verdicts "$2"
 }
 
+# bg_step FILE KIND NAME CMD...: `timed KIND NAME CMD...` in the
+# background, the leader of its own process group, with its output in
+# FILE.log and its step row in FILE.steps (for steps_beside); its pid in
+# bg_pid.
+bg_step() {
+	local file=$1
+	shift
+	rm -f "$file.steps"
+	set -m
+	(
+		steps=()
+		trap - INT TERM
+		timed "$@" >"$file.log" 2>&1 || :
+		printf '%s\n' "${steps[@]}" >"$file.steps"
+	) </dev/null &
+	set +m
+	bg_pid=$!
+}
+
 # host_start PART: ci/tests/host.sh PART in the background, for a step
 # that keeps only one of the two cores busy (the host tests run the
 # harness's scripts one after another); host_wait PART WHAT waits for
 # it and counts its verdicts, its row marked as run beside WHAT.
 host_start() {
-	rm -f "$logdir/check-host-$1.steps"
-	set -m
-	(
-		steps=()
-		trap - INT TERM
-		timed check "host tests ($1)" "$TOP/ci/tests/host.sh" "$1" \
-			>"$logdir/check-host-$1.log" 2>&1 || :
-		printf '%s\n' "${steps[@]}" >"$logdir/check-host-$1.steps"
-	) </dev/null &
-	set +m
-	host_pids[$1]=$!
+	bg_step "$logdir/check-host-$1" check "host tests ($1)" "$TOP/ci/tests/host.sh" "$1"
+	host_pids[$1]=$bg_pid
 }
 host_wait() {
 	wait "${host_pids[$1]}" || :
@@ -249,17 +259,8 @@ boot_verdicts() {
 boot_start() {
 	local sc=$1
 	[ "${#boot_pids[@]}" -lt 2 ] || boot_wait_one
-	rm -f "$logdir/check-boot-$sc.steps"
-	set -m
-	(
-		steps=()
-		trap - INT TERM
-		timed boot "boot $sc" env QUIET=1 "$TOP/ci/boot.sh" "$sc" \
-			>"$logdir/check-boot-$sc.log" 2>&1 || :
-		printf '%s\n' "${steps[@]}" >"$logdir/check-boot-$sc.steps"
-	) </dev/null &
-	set +m
-	boot_pids+=("$!")
+	bg_step "$logdir/check-boot-$sc" boot "boot $sc" env QUIET=1 "$TOP/ci/boot.sh" "$sc"
+	boot_pids+=("$bg_pid")
 	boot_names+=("$sc")
 }
 boot_wait_one() {
