@@ -114,10 +114,10 @@ msg "booting $(basename "$tree")/$SC_NAME ($release), limit ${limit}s, log $log"
 # another number of instructions each time, and the state the benchmarks
 # start from took one of two forms: in boots without disks (make bench's,
 # BOOT_DISKS=0) the stack's accounted 4 KiB pair (bench/slab) took 741.3
-# instructions in 4 of 6 boots and 707.1 in 2; with the clock pinned, six
-# boots printed the same bytes (measured 2026-12-05).  Boots with disks
-# still vary: QEMU times their I/O by the host (2 of 8 at 706.9 with the
-# clock pinned).
+# instructions in 4 of 6 boots and 707.0 or 707.2 in 2; with the clock
+# pinned, six boots printed the same bytes (measured 2026-12-05).  Boots
+# with disks still vary: QEMU times their I/O by the host (2 of 8 at
+# 706.9 with the clock pinned).
 [[ " ${SC_MACHINE[*]} " != *" icount "* ]] || BOOT_ICOUNT=1
 if [ "${BOOT_ICOUNT:-}" = 1 ]; then
 	cpus=(-icount shift=0,sleep=off -rtc base=2026-01-01T00:00:00,clock=vm -smp 1
@@ -153,10 +153,10 @@ done
 disk_args=()
 disks=
 cleanup() { [ -z "$disks" ] || rm -rf "$disks"; }
+trap cleanup EXIT
 if [ "${BOOT_DISKS:-1}" != 0 ]; then
 	mkdir -p "$BUILD/disks"
 	disks=$(mktemp -d "$BUILD/disks/boot.XXXXXX")
-	trap cleanup EXIT
 	guest_disks "$disks"
 	disk_args=(-drive "if=none,id=vda,format=raw,file=$disks/data.img"
 		   -device "$SC_BLK,drive=vda"
