@@ -24,6 +24,19 @@
  *                          batches of KCG_BATCH, with __GFP_NORETRY,
  *                          going on past a failed batch (failed counts
  *                          its objects); not with SLOB
+ *   /sys/module/kmalloc_cg/parameters/remote     write N: allocate N objects
+ *                          with GFP_KERNEL_ACCOUNT from a kernel worker
+ *                          (a kthread, charged nothing by itself) that
+ *                          names the writer's memory cgroup as its
+ *                          active memcg: remote charging, as
+ *                          set_active_memcg() does for a new memcg's
+ *                          per-cpu data
+ *   /sys/module/kmalloc_cg/parameters/parent     write N: allocate N objects
+ *                          with GFP_KERNEL_ACCOUNT with the parent of the
+ *                          writer's memory cgroup as the writer's active
+ *                          memcg: a remote charge from a task that has a
+ *                          memory cgroup of its own, as mkdir of a cgroup
+ *                          makes for the new memcg's per-cpu data
  *   /sys/module/kmalloc_cg/parameters/failed     read: allocations of
  *                          limited and bulk that failed since the last
  *                          free
@@ -36,12 +49,15 @@
  * costs no other allocation that could disturb the counters under test.
  */
 #include <linux/kernel.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/numa.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 struct kcg_obj {
 	struct kcg_obj *next;
@@ -53,6 +69,8 @@ struct kcg_list {
 	gfp_t gfp;
 	bool keep_going;	/* count a failure in kcg_failed, try on */
 	bool bulk;		/* kmem_cache_alloc_bulk() */
+	bool remote;		/* from a worker, for the writer's memcg */
+	bool parent;		/* for the writer's memcg's parent */
 };
 
 #define KCG_BATCH	16
@@ -76,6 +94,14 @@ static struct kcg_list kcg_bulk = {
 	.gfp = GFP_KERNEL_ACCOUNT | __GFP_NORETRY,
 	.keep_going = true,
 	.bulk = true,
+};
+static struct kcg_list kcg_remote = {
+	.gfp = GFP_KERNEL_ACCOUNT,
+	.remote = true,
+};
+static struct kcg_list kcg_parent = {
+	.gfp = GFP_KERNEL_ACCOUNT,
+	.parent = true,
 };
 static unsigned long kcg_failed;
 static int node = NUMA_NO_NODE;
@@ -103,6 +129,8 @@ static void kcg_free_all(void)
 #endif
 	kcg_free_list(&kcg_limited);
 	kcg_free_list(&kcg_bulk);
+	kcg_free_list(&kcg_remote);
+	kcg_free_list(&kcg_parent);
 	kcg_failed = 0;
 }
 
@@ -156,22 +184,13 @@ static int kcg_alloc_batch(struct kcg_list *l, unsigned long nr)
 #endif
 }
 
-static int kcg_alloc(const char *val, const struct kernel_param *kp)
+/* Allocate @nr objects onto @l, with kcg_lock held. */
+static int kcg_alloc_n(struct kcg_list *l, unsigned long nr)
 {
-	struct kcg_list *l = kp->arg;
 	struct kcg_obj *obj;
-	unsigned long nr, i, step;
-	int ret;
+	unsigned long i, step;
+	int ret = 0;
 
-	ret = kstrtoul(val, 0, &nr);
-	if (ret)
-		return ret;
-
-	mutex_lock(&kcg_lock);
-	if (size < sizeof(*obj) || size > KMALLOC_MAX_CACHE_SIZE) {
-		ret = -EINVAL;
-		goto out;
-	}
 	for (i = 0; i < nr; i += step) {
 		step = 1;
 		if (l->bulk) {
@@ -192,7 +211,92 @@ static int kcg_alloc(const char *val, const struct kernel_param *kp)
 		}
 		cond_resched();
 	}
-out:
+	return ret;
+}
+
+struct kcg_remote_work {
+	struct work_struct work;
+	struct kcg_list *list;
+	struct mem_cgroup *memcg;
+	unsigned long nr;
+	int ret;
+};
+
+/*
+ * A kworker is a kthread: it has no memory cgroup of its own, and is
+ * never in interrupt context, so its active memcg is the one charged.
+ * Set directly, as set_active_memcg() would outside interrupts: that
+ * inline helper refers to int_active_memcg, which 5.10 does not export.
+ */
+static void kcg_remote_fn(struct work_struct *work)
+{
+	struct kcg_remote_work *rw =
+		container_of(work, struct kcg_remote_work, work);
+#ifdef CONFIG_MEMCG
+	struct mem_cgroup *old = current->active_memcg;
+
+	current->active_memcg = rw->memcg;
+#endif
+	rw->ret = kcg_alloc_n(rw->list, rw->nr);
+#ifdef CONFIG_MEMCG
+	current->active_memcg = old;
+#endif
+}
+
+static int kcg_alloc_remote(struct kcg_list *l, unsigned long nr)
+{
+	struct kcg_remote_work rw = { .list = l, .nr = nr };
+
+#ifdef CONFIG_MEMCG
+	rw.memcg = get_mem_cgroup_from_mm(current->mm);
+#endif
+	INIT_WORK_ONSTACK(&rw.work, kcg_remote_fn);
+	queue_work(system_unbound_wq, &rw.work);
+	flush_work(&rw.work);
+	destroy_work_on_stack(&rw.work);
+#ifdef CONFIG_MEMCG
+	mem_cgroup_put(rw.memcg);
+#endif
+	return rw.ret;
+}
+
+/* Set directly, as in kcg_remote_fn(): the writer is not in interrupt. */
+static int kcg_alloc_parent(struct kcg_list *l, unsigned long nr)
+{
+	int ret;
+#ifdef CONFIG_MEMCG
+	struct mem_cgroup *memcg = get_mem_cgroup_from_mm(current->mm);
+	struct mem_cgroup *old = current->active_memcg;
+
+	current->active_memcg = memcg ? parent_mem_cgroup(memcg) : NULL;
+#endif
+	ret = kcg_alloc_n(l, nr);
+#ifdef CONFIG_MEMCG
+	current->active_memcg = old;
+	mem_cgroup_put(memcg);
+#endif
+	return ret;
+}
+
+static int kcg_alloc(const char *val, const struct kernel_param *kp)
+{
+	struct kcg_list *l = kp->arg;
+	unsigned long nr;
+	int ret;
+
+	ret = kstrtoul(val, 0, &nr);
+	if (ret)
+		return ret;
+
+	mutex_lock(&kcg_lock);
+	if (size < sizeof(struct kcg_obj) || size > KMALLOC_MAX_CACHE_SIZE)
+		ret = -EINVAL;
+	else if (l->remote)
+		ret = kcg_alloc_remote(l, nr);
+	else if (l->parent)
+		ret = kcg_alloc_parent(l, nr);
+	else
+		ret = kcg_alloc_n(l, nr);
 	mutex_unlock(&kcg_lock);
 	return ret;
 }
@@ -277,6 +381,10 @@ module_param_cb(limited, &kcg_alloc_ops, &kcg_limited, 0644);
 MODULE_PARM_DESC(limited, "write N: try N GFP_KERNEL_ACCOUNT | __GFP_NORETRY allocations, failures counted");
 module_param_cb(bulk, &kcg_alloc_ops, &kcg_bulk, 0644);
 MODULE_PARM_DESC(bulk, "write N: allocate N GFP_KERNEL_ACCOUNT | __GFP_NORETRY objects in bulk, failures counted");
+module_param_cb(remote, &kcg_alloc_ops, &kcg_remote, 0644);
+MODULE_PARM_DESC(remote, "write N: allocate N GFP_KERNEL_ACCOUNT objects from a worker charging the writer's memcg");
+module_param_cb(parent, &kcg_alloc_ops, &kcg_parent, 0644);
+MODULE_PARM_DESC(parent, "write N: allocate N GFP_KERNEL_ACCOUNT objects charging the parent of the writer's memcg");
 module_param_named(failed, kcg_failed, ulong, 0444);
 MODULE_PARM_DESC(failed, "allocations of limited and bulk that failed since the last free");
 module_param_cb(node, &kcg_node_ops, &node, 0644);

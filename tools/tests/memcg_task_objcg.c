@@ -18,13 +18,25 @@
  *      parent's objcg: no .attach runs for it, only .fork);
  *   4. a forked child that moves itself from B to A: A is charged;
  *   5. moved to the root: nobody is charged;
- *   6. everything freed: each cgroup's slab figure is back where it
+ *   6. back in A, allocations made with A's parent, the root, as the
+ *      task's active memcg (the remote charge that mkdir of a top-level
+ *      cgroup makes for the new memcg's per-cpu data): nobody is charged
+ *      (fails if current_obj_cgroup() took the task's own objcg, A's,
+ *      without looking at its active memcg);
+ *   7. the allocations of a kernel worker (a kthread, in no cgroup)
+ *      whose active memcg is A: A is charged;
+ *   8. everything freed: each cgroup's slab figure is back where it
  *      started, and the three cgroups can be removed.
  * On a kernel without group 5 the same holds (plain 5.10.262 passes):
  * the test asserts what the group must keep.  Checked once each on the
  * stack with one callback of 0502 left out: without .fork, step 3
  * failed (B charged, C +0); without .attach, step 1 did (A +0: the
- * task kept the root's empty objcg after its move).
+ * task kept the root's empty objcg after its move).  Step 6 was checked
+ * once the same way, on the stack with 0702's inline current_obj_cgroup()
+ * not testing current->active_memcg: A +1077384 bytes, the whole step.
+ * Step 7 did not fail there: a kthread's objcg pointer keeps its update
+ * bit while all it allocates is charged to its active memcg, so the
+ * look-up takes the out-of-line path.
  *
  * On the debug kernel, without the cache shrink before step 6, 1280 of
  * the freed objects (665600 bytes) were still charged to A: KASAN's
@@ -111,6 +123,18 @@ static int expect(const char *step, long long before[NR_CGS], int charged)
 static int alloc_here(void)
 {
 	return mmt_module_param(MOD, "accounted", NR_OBJS);
+}
+
+/* Step 6: we allocate, charging our memcg's parent. */
+static int alloc_for_parent(void)
+{
+	return mmt_module_param(MOD, "parent", NR_OBJS);
+}
+
+/* Step 7: the module's worker allocates, charging our memcg. */
+static int alloc_remote(void)
+{
+	return mmt_module_param(MOD, "remote", NR_OBJS);
 }
 
 /* The child of steps 3 and 4: 0 when it allocated, else 1. */
@@ -219,11 +243,14 @@ int main(void)
 	    mmt_cg_enter(CG_B) || alloc_here() || expect("2. moved to B", cur, 1) ||
 	    clone_into(CG_C) || expect("3. child born in C", cur, 2) ||
 	    fork_and_move(CG_A) || expect("4. child moved to A", cur, 0) ||
-	    mmt_cg_enter(CG_ROOT) || alloc_here() || expect("5. in the root", cur, -1))
+	    mmt_cg_enter(CG_ROOT) || alloc_here() || expect("5. in the root", cur, -1) ||
+	    mmt_cg_enter(CG_A) || alloc_for_parent() ||
+	    expect("6. in A, charging the root", cur, -1) ||
+	    alloc_remote() || expect("7. a worker charging A", cur, 0))
 		goto out;
 
 	/*
-	 * 6. Everything freed: each cgroup back to where it started.  KASAN's
+	 * 8. Everything freed: each cgroup back to where it started.  KASAN's
 	 * quarantine keeps freed objects charged until it lets them go:
 	 * shrinking their cache empties it of them.
 	 */
@@ -231,7 +258,7 @@ int main(void)
 		goto out;
 	mmt_slab_shrink(cache);
 	memcpy(cur, start, sizeof(cur));
-	if (expect("6. freed, against the start", cur, -1))
+	if (expect("8. freed, against the start", cur, -1))
 		goto out;
 	ret = KSFT_PASS;
 out:
