@@ -28,9 +28,8 @@
  *                          with GFP_KERNEL_ACCOUNT from a kernel worker
  *                          (a kthread, charged nothing by itself) that
  *                          names the writer's memory cgroup as its
- *                          active memcg: remote charging, as
- *                          set_active_memcg() does for a new memcg's
- *                          per-cpu data
+ *                          active memcg: remote charging from a kernel
+ *                          thread
  *   /sys/module/kmalloc_cg/parameters/parent     write N: allocate N objects
  *                          with GFP_KERNEL_ACCOUNT with the parent of the
  *                          writer's memory cgroup as the writer's active
