@@ -337,6 +337,34 @@ int mmt_node_first_cpu(int nid)
 	return atoi(buf);
 }
 
+int mmt_node_pair(int *local, int *cpu, int *remote)
+{
+	int nr_nodes = mmt_nr_possible_nodes(), nid;
+
+	*local = *cpu = *remote = -1;
+	if (mmt_nr_online_nodes() < 2) {
+		mmt_log("fewer than two online NUMA nodes");
+		return -1;
+	}
+	if (nr_nodes > MMT_MAX_NODES)
+		nr_nodes = MMT_MAX_NODES;
+	for (nid = 0; nid < nr_nodes; nid++) {
+		if (mmt_node_meminfo(nid, "MemTotal") <= 0)
+			continue;
+		if (*local < 0 && mmt_node_first_cpu(nid) >= 0) {
+			*local = nid;
+			*cpu = mmt_node_first_cpu(nid);
+		} else if (*remote < 0) {
+			*remote = nid;
+		}
+	}
+	if (*local < 0 || *remote < 0) {
+		mmt_log("no pair of nodes with memory, one with a CPU");
+		return -1;
+	}
+	return 0;
+}
+
 int mmt_pin_cpu(int cpu)
 {
 	cpu_set_t set;

@@ -86,6 +86,12 @@ int mmt_nr_possible_nodes(void);
 int mmt_cpu_set_online(int cpu, int online);
 /* First CPU of node @nid's cpulist, or -1 (no such node, or no CPU). */
 int mmt_node_first_cpu(int nid);
+/*
+ * A pair of nodes with memory: *@local the first with a CPU (*@cpu its
+ * first CPU), *@remote the first other one.  0, or -1 (logged: fewer than
+ * two online nodes, or no such pair) for a test to skip on.
+ */
+int mmt_node_pair(int *local, int *cpu, int *remote);
 /* Run the caller on @cpu only (0 or -1); mmt_unpin() lets it run anywhere. */
 int mmt_pin_cpu(int cpu);
 int mmt_unpin(void);

@@ -111,34 +111,15 @@ static const char *fullest_zone(int nid, int cpu, struct mmt_pcp *out)
 
 int main(void)
 {
-	int nr_nodes = mmt_nr_online_nodes(), local = -1, remote = -1;
+	int local, remote, cpu, ret = KSFT_FAIL;
 	long page_size = sysconf(_SC_PAGESIZE), want, fall;
 	struct mmt_pcp start, now;
 	const char *zone;
-	int cpu = -1, nid, ret = KSFT_FAIL;
 	double until;
 	char *buf;
 
-	if (nr_nodes < 2) {
-		mmt_log("fewer than two online NUMA nodes");
+	if (mmt_node_pair(&local, &cpu, &remote))
 		return KSFT_SKIP;
-	}
-	if (nr_nodes > MMT_MAX_NODES)
-		nr_nodes = MMT_MAX_NODES;
-	for (nid = 0; nid < nr_nodes; nid++) {
-		if (mmt_node_meminfo(nid, "MemTotal") <= 0)
-			continue;
-		if (local < 0 && mmt_node_first_cpu(nid) >= 0) {
-			local = nid;
-			cpu = mmt_node_first_cpu(nid);
-		} else if (remote < 0) {
-			remote = nid;
-		}
-	}
-	if (local < 0 || remote < 0) {
-		mmt_log("no pair of nodes with memory, one with a CPU");
-		return KSFT_SKIP;
-	}
 	if (mmt_pin_cpu(cpu))
 		return KSFT_FAIL;
 

@@ -223,29 +223,13 @@ static int step_agree(int nr_nodes)
 int main(void)
 {
 	int nr_nodes = mmt_nr_possible_nodes();
-	int local = -1, remote = -1, cpu = -1, nid, r1, r2, r3;
+	int local, remote, cpu, r1, r2, r3;
 
 	page_size = sysconf(_SC_PAGESIZE);
-	if (mmt_nr_online_nodes() < 2) {
-		mmt_log("fewer than two online NUMA nodes");
+	if (mmt_node_pair(&local, &cpu, &remote))
 		return KSFT_SKIP;
-	}
 	if (nr_nodes > MMT_MAX_NODES)
 		nr_nodes = MMT_MAX_NODES;
-	for (nid = 0; nid < nr_nodes; nid++) {
-		if (mmt_node_meminfo(nid, "MemTotal") <= 0)
-			continue;
-		if (local < 0 && mmt_node_first_cpu(nid) >= 0) {
-			local = nid;
-			cpu = mmt_node_first_cpu(nid);
-		} else if (remote < 0) {
-			remote = nid;
-		}
-	}
-	if (local < 0 || remote < 0) {
-		mmt_log("no pair of nodes with memory, one with a CPU");
-		return KSFT_SKIP;
-	}
 	mmt_log("running on CPU %d of node %d, remote node %d", cpu, local,
 		remote);
 
