@@ -300,7 +300,8 @@ static void judge(const char *prog, const struct known_failure *k, int seen,
 			prog, k->test, k->reason);
 		(*known_failed)++;
 	} else {
-		mmt_log("%s: %s: %s", prog, k->test, why);
+		mmt_fail_at(__FILE__, __LINE__, "%s: %s: %s", prog, k->test,
+			    why);
 		(*unexpected)++;
 	}
 }
@@ -327,11 +328,12 @@ static char *tap_name(char *line)
 /* Returns the number of unexpected failures, or -1 if the run broke. */
 static int run_program(const char *prog, int *known_failed)
 {
-	int fds[2], status, unexpected = 0, results = 0;
+	int fds[2], status, unexpected = 0, results = 0, known0 = *known_failed;
 	long long current = -1, sum = -1;
 	long dying = root_dying();
 	const struct known_failure *slow = NULL, *rcu = NULL;
 	char path[128], line[1024], *eq, *name;
+	const char *why;
 	FILE *out;
 	pid_t pid;
 
@@ -383,10 +385,12 @@ static int run_program(const char *prog, int *known_failed)
 		results++;
 		name = tap_name(line);
 		k = find_known(prog, name);
+		why = "not a known failure";
 		if (!k) {
 			k = FIND(known_lag, prog, name);
 			if (k && (sum < 0 || current < sum)) {
-				mmt_log("%s: %s: memory.stat sum %lld, memory.current %lld: not a lag of the stats, not the known race",
+				why = "not a lag of the stats, not the known race";
+				mmt_log("%s: %s: memory.stat sum %lld, memory.current %lld",
 					prog, name, sum, current);
 				k = NULL;
 			}
@@ -406,6 +410,9 @@ static int run_program(const char *prog, int *known_failed)
 				prog, k->test, k->reason);
 			(*known_failed)++;
 		} else {
+			/* The first "FAIL" line is the one make check names. */
+			mmt_fail_at(__FILE__, __LINE__, "%s: %s: %s", prog,
+				    name, why);
 			unexpected++;
 		}
 	}
@@ -413,7 +420,8 @@ static int run_program(const char *prog, int *known_failed)
 		fclose(out);
 	waitpid(pid, &status, 0);
 	if (WIFSIGNALED(status)) {
-		mmt_log("%s: killed by signal %d", prog, WTERMSIG(status));
+		mmt_fail_at(__FILE__, __LINE__, "%s: killed by signal %d", prog,
+			    WTERMSIG(status));
 		return -1;
 	}
 	/* Exit status 4: the whole program skipped (a missing feature). */
@@ -423,7 +431,8 @@ static int run_program(const char *prog, int *known_failed)
 	}
 	/* These programs print no plan; a run prints one line per subtest. */
 	if (!results) {
-		mmt_log("%s: no result lines: it did not run", prog);
+		mmt_fail_at(__FILE__, __LINE__,
+			    "%s: no result lines: it did not run", prog);
 		return -1;
 	}
 	if (slow)
@@ -432,8 +441,12 @@ static int run_program(const char *prog, int *known_failed)
 	if (rcu)
 		judge(prog, rcu, rcu_recheck(), "the slab was not reclaimed",
 		      known_failed, &unexpected);
-	if (WEXITSTATUS(status) && !unexpected && !*known_failed)
+	if (WEXITSTATUS(status) && !unexpected && *known_failed == known0) {
+		mmt_fail_at(__FILE__, __LINE__,
+			    "%s: exit status %d without a failed subtest",
+			    prog, WEXITSTATUS(status));
 		return -1;
+	}
 	return unexpected;
 }
 
@@ -480,8 +493,10 @@ int main(void)
 		ARRAY_SIZE(known_slow) + ARRAY_SIZE(known_rcu));
 	if (swap) {
 		mmt_log("swap in use at the end: %lld kB", mmt_swap_used_kb());
-		if (mmt_swap_off())
+		if (mmt_swap_off()) {
+			mmt_fail_at(__FILE__, __LINE__, "swap not turned off");
 			ret = KSFT_FAIL;
+		}
 	}
 	return ret;
 }
