@@ -502,8 +502,14 @@ build_at() {
 	echo "$rc" >"$d/rc"
 }
 
+# source_at POS OBJ: the tree holds OBJ's C or assembler source at POS.
+source_at() {
+	git -C "$gtree" cat-file -e "${commits[$1]}:${2%.o}.c" 2>/dev/null ||
+		git -C "$gtree" cat-file -e "${commits[$1]}:${2%.o}.S" 2>/dev/null
+}
+
 gate_build() {
-	local i k p o log objs b a new fresh status reason skipped sel
+	local i k p o log objs b a new fresh status reason skipped sel gen
 	# The positions first: a wrong GATE_POSITIONS is named whatever
 	# tools this machine has.
 	sel=$(positions_selected)
@@ -544,10 +550,15 @@ gate_build() {
 			# Compare with the last earlier position where the object
 			# built (a patch that fixes an earlier break is judged
 			# against the tree before the break).
+			# An object whose source the tree does not hold (a
+			# generated one: x86's vdso-image-64.c) is built at
+			# every position.
 			k=$((i - 1))
 			[ -s "$a/msgs" ] || k=-1	# no messages: none new
+			gen=0
+			source_at "$i" "$o" || gen=1
 			while [ "$k" -ge 0 ] &&
-			      git -C "$gtree" cat-file -e "${commits[$k]}:${o%.o}.c" 2>/dev/null; do
+			      { [ $gen = 1 ] || source_at "$k" "$o"; }; do
 				build_at "$k" "$o"
 				b=$logdir/build$gtag/pos-$k/${o//\//_}
 				[ "$(cat "$b/rc")" != 0 ] || break
