@@ -89,3 +89,17 @@ for i in "${!patches[@]}"; do
 	changed=$((changed + 1))
 done
 msg "$changed of ${#patches[@]} patch files rewritten from $branch"
+
+# When every file now is what the branch makes, record the series as
+# applied, as ci/apply.sh does: the next refresh, after more commits,
+# then takes these files as its starting point instead of refusing them
+# as edited, and `make apply` has nothing to redo.  A flavour's shared
+# patches keep the vanilla context and so stay unrecorded.
+for i in "${!patches[@]}"; do
+	cmp -s "${made[$i]}" "$TOP/patches/${patches[$i]}" || exit 0
+done
+{ printf '%s\n%s\n' "$(series_stamp "$base" "$branch" "${patches[@]}")" \
+	"$(git -C "$stack" rev-parse "$branch")"
+  (cd "$TOP/patches" && sha256sum -- "${patches[@]}")
+} >"$stamp_file.new"
+mv "$stamp_file.new" "$stamp_file"
