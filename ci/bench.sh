@@ -62,7 +62,7 @@
 #   LAT_INTERVAL=US  cyclictest's interval (default 1000)
 #   BENCH_OPS=N   operations per slab/page run (default 1000000)
 #   ATTRIB=1      also the stack cut after each group of the series but
-#                 the last (kernels g1..g7 for groups 1-8; the full stack
+#                 the last (kernels g1..g8 for groups 1-9; the full stack
 #                 is the last group and the localversion patch)
 #   ATTRIB_GROUPS="N ..."  with ATTRIB=1, only the cuts after these groups
 #   SCENARIO=name the arch and tree, from a scenario of configs/scenarios:
