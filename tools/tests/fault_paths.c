@@ -72,6 +72,7 @@
 #define HOLD_PAGES	"64"
 #define FREE_SLACK	256	/* pages */
 #define SETTLE_MS	10000
+#define WARM_CGROUPS	300	/* more than the mkdir rounds' allocation points */
 
 /*
  * Run @op with its n-th allocation failed, n = 1, 2, ... until it makes
@@ -264,7 +265,7 @@ int main(void)
 	static const char * const caches[] = { "kmalloc-cg-256", "kmalloc-cg-4k" };
 	long active0[2], active1, slack, zombies;
 	struct mmt_memcg_snap before, after;
-	int ret = KSFT_FAIL, nth, ncpus, status, i;
+	int ret = KSFT_FAIL, nth, ncpus, status, i, warm = 0;
 	long long free0, cur, tol;
 	pid_t pid;
 
@@ -286,11 +287,16 @@ int main(void)
 	if (mmt_cg_enable_memory(CG_ROOT))
 		goto cleanup;
 	/*
-	 * Once, unfailed, before the baselines: the first cgroups of a kind
-	 * may grow the per-cpu allocator by a chunk it keeps.
+	 * Unfailed, before the baselines: as many memory cgroups at once as
+	 * the mkdir rounds may have alive or dying at a time.  The per-cpu
+	 * allocator may grow by a chunk for them, and keeps one empty chunk
+	 * when they are gone: a memcg-aware chunk of this guest comes with
+	 * a 4 MiB vmalloc'ed obj_cgroups array (pcpu_create_chunk(), 1024
+	 * pages in VmallocUsed), which is not a failure path's leak.
 	 */
 	if (mmt_cg_create(CG) || mkdir_op(NULL) || mkdir_undo(NULL) ||
-	    mmt_cg_destroy(CG))
+	    mmt_cg_enable_memory(CG) || mmt_cg_create_n(CG, WARM_CGROUPS, &warm) ||
+	    mmt_cg_destroy_n(CG, &warm) || mmt_cg_destroy(CG))
 		goto cleanup;
 	if (mmt_memcg_settle(&before, 1, SETTLE_MS))
 		goto cleanup;
@@ -349,6 +355,7 @@ cleanup:
 	mmt_fault_setup(0, 1);
 	if (!access(CG_NEW, F_OK))
 		mmt_cg_destroy(CG_NEW);
+	mmt_cg_destroy_n(CG, &warm);
 	if (!access(CG, F_OK))
 		mmt_cg_destroy(CG);
 unload:
