@@ -4,8 +4,9 @@
  * it when its cgroup goes.  A task in a child cgroup:
  *   - faults 4 huge pages in (where THP is built),
  *   - faults 1024 small pages in and frees them with MADV_FREE (where
- *     madvise() is built; the test kernels have no
- *     CONFIG_ADVISE_SYSCALLS, Debian's has it),
+ *     madvise() is built; the test kernels have neither
+ *     CONFIG_ADVISE_SYSCALLS nor THP, so make check drives neither
+ *     step, which Debian's kernel would),
  *   - writes a 12 MiB file on the guest's ext4 disk, drops the page
  *     cache, maps the file and reads it (a major fault), then reads it
  *     twice more (every page activated),
@@ -121,20 +122,6 @@ static int have_thp(void)
 	return mmt_vmstat("thp_fault_alloc") >= 0;
 }
 
-/* Touches @n pages of a new mapping; returns it, or NULL. */
-static char *touch(long n)
-{
-	char *p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	long i;
-
-	if (p == MAP_FAILED)
-		return NULL;
-	for (i = 0; i < n; i++)
-		p[i * PAGE] = 1;
-	return p;
-}
-
 static int huge_faults(void)
 {
 	char *p = mmap(NULL, (NR_HUGE + 1) * HUGE, PROT_READ | PROT_WRITE,
@@ -193,7 +180,7 @@ static void work(void)
 		_exit(2);
 	if (thp && huge_faults())
 		_exit(3);
-	small = touch(SMALL_PAGES);
+	small = mmt_map_touched(SMALL_PAGES * PAGE, -1);
 	if (!small)
 		_exit(4);
 	if (lazy ? madvise(small, SMALL_PAGES * PAGE, MADV_FREE) :
@@ -204,7 +191,7 @@ static void work(void)
 	snprintf(limit, sizeof(limit), "%ld", LIMIT);
 	if (mmt_write_file(CHILD "/memory.max", limit))
 		_exit(6);
-	if (!touch(MORE_PAGES))
+	if (!mmt_map_touched(MORE_PAGES * PAGE, -1))
 		_exit(7);
 	if (unlink(FILE_PATH))
 		_exit(8);
