@@ -3,8 +3,9 @@
  * bench/slab: accounted slab allocations from inside a memory cgroup
  * (make bench; the module is tools/modules/bench_slab.c).
  *
- * Moves itself into a child memory cgroup, loads bench_slab.ko and has
- * it allocate and free 32-byte and 4 KiB objects of a SLAB_ACCOUNT cache
+ * Loads bench_slab.ko and, from a memory cgroup made for each run (a
+ * new objcg, its stock fresh), has it allocate and free 32-byte and
+ * 4 KiB objects of a SLAB_ACCOUNT cache
  * in batches of four, first in this process (1 thread), then in two
  * kthreads bound to CPUs 0 and 1 that charge this cgroup (2 threads,
  * only with two CPUs online).  Then it moves back to the root memory
@@ -36,6 +37,7 @@
 #define MODULE		"bench_slab"
 #define PARAMS		"/sys/module/" MODULE "/parameters/"
 #define CGROUP		CG_ROOT "/mm510-bench-slab"
+#define RUN_CGROUP	CGROUP "/run"
 
 static const unsigned int sizes[] = { 32, 4096 };
 
@@ -78,12 +80,10 @@ int main(void)
 	unsigned int i;
 	int threads;
 
-	if (mmt_cg_enable_memory(CG_ROOT) || mmt_cg_create(CGROUP))
+	if (mmt_cg_enable_memory(CG_ROOT) || mmt_cg_create(CGROUP) ||
+	    mmt_cg_enable_memory(CGROUP))
 		goto out;
 	made = 1;
-	if (mmt_cg_enter(CGROUP))
-		goto out;
-	entered = 1;
 	if (mmt_module_load(MODULE, NULL))
 		goto out;
 	loaded = 1;
@@ -100,14 +100,30 @@ int main(void)
 			break;
 		}
 		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			/*
+			 * Each size and thread count in a cgroup of its own,
+			 * a new objcg whose stock holds only what this
+			 * program charged there: how many bytes the stock
+			 * holds when a run starts decides
+			 * how often a 4 KiB pair (4104 bytes charged) must
+			 * charge pages, one batch of four in three or in two
+			 * (34 instructions a pair on the x86 bench kernel),
+			 * and what the runs before left there changed from
+			 * kernel to kernel.
+			 */
+			if (mmt_cg_create(RUN_CGROUP) ||
+			    mmt_cg_enter(RUN_CGROUP))
+				goto out;
+			entered = 1;
 			if (run_one("", sizes[i], threads, ops / 10 + 4, 0) ||
-			    run_one("", sizes[i], threads, ops, 1))
+			    run_one("", sizes[i], threads, ops, 1) ||
+			    mmt_cg_enter(CG_ROOT))
+				goto out;
+			entered = 0;
+			if (mmt_cg_destroy(RUN_CGROUP))
 				goto out;
 		}
 	}
-	if (mmt_cg_enter(CG_ROOT))
-		goto out;
-	entered = 0;
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		if (run_one("root-", sizes[i], 1, ops / 10 + 4, 0) ||
 		    run_one("root-", sizes[i], 1, ops, 1))
@@ -119,7 +135,7 @@ out:
 		ret = KSFT_FAIL;
 	if (entered && mmt_cg_enter(CG_ROOT))
 		ret = KSFT_FAIL;
-	if (made && mmt_cg_destroy(CGROUP))
+	if (made && (mmt_cg_destroy(RUN_CGROUP) || mmt_cg_destroy(CGROUP)))
 		ret = KSFT_FAIL;
 	return ret;
 }
