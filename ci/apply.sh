@@ -109,7 +109,6 @@ fi
 git -C "$tree" checkout -q -B "$branch"
 # The stamp, the HEAD made, and each file's hash as applied (for
 # ci/refresh.sh, which must not write over a file edited since).
-{ printf '%s\n%s\n' "$stamp" "$(git -C "$tree" rev-parse HEAD)"
-  (cd "$TOP/patches" && sha256sum -- "${patches[@]}")
-} >"$stamp_file"
+stamp_applied "$stamp_file" "$base" "$branch" "$(git -C "$tree" rev-parse HEAD)" \
+	"${patches[@]}"
 msg "$tree: applied ${#patches[@]} patch(es) of the $TR_FLAVOUR series on $TR_TAG, branch $branch"

@@ -196,6 +196,19 @@ series_stamp() {
 	} | sha256sum | cut -d' ' -f1
 }
 
+# stamp_applied FILE BASE-COMMIT BRANCH HEAD PATCH...: record in FILE that
+# the patches are applied as branch BRANCH, at HEAD: their series_stamp,
+# HEAD, and each file's hash (which ci/refresh.sh checks before it writes
+# over a file).  Written whole, then moved into place.
+stamp_applied() {
+	local file=$1 base=$2 branch=$3 head=$4
+	shift 4
+	{ printf '%s\n%s\n' "$(series_stamp "$base" "$branch" "$@")" "$head"
+	  (cd "$TOP/patches" && sha256sum -- "$@")
+	} >"$file.new"
+	mv "$file.new" "$file"
+}
+
 # worktree_at DIR COMMIT: DIR, a worktree of $BASE_REPO, checked out
 # (detached) at COMMIT: made when missing; moved there when it exists, after
 # aborting a `git am` left in it, unless it has uncommitted changes.

@@ -98,8 +98,5 @@ msg "$changed of ${#patches[@]} patch files rewritten from $branch"
 for i in "${!patches[@]}"; do
 	cmp -s "${made[$i]}" "$TOP/patches/${patches[$i]}" || exit 0
 done
-{ printf '%s\n%s\n' "$(series_stamp "$base" "$branch" "${patches[@]}")" \
-	"$(git -C "$stack" rev-parse "$branch")"
-  (cd "$TOP/patches" && sha256sum -- "${patches[@]}")
-} >"$stamp_file.new"
-mv "$stamp_file.new" "$stamp_file"
+stamp_applied "$stamp_file" "$base" "$branch" "$(git -C "$stack" rev-parse "$branch")" \
+	"${patches[@]}"

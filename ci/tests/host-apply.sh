@@ -267,27 +267,27 @@ t_refresh_twice() {
 	base=$(scratch_base)
 	p=$(short_project)
 	last=$(sed -n 3p "$p/series")
-	env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510-refresh \
-		"$p/ci/apply.sh" >/dev/null 2>&1 || { echo "apply failed"; return 1; }
+	in_build() {
+		env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" \
+			STACK_BRANCH=mm510-refresh "$p/ci/$1.sh"
+	}
+	in_build apply >/dev/null 2>&1 || { echo "apply failed"; return 1; }
 	for word in first second; do
 		git -C "$b/stack" log -1 --format=%B >"$scratch/msg"
 		echo "Refresh test: $word" >>"$scratch/msg"
 		git -C "$b/stack" -c user.name=t -c user.email=t@example.org \
 			commit -q --amend -F "$scratch/msg"
-		out=$(env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510-refresh \
-			"$p/ci/refresh.sh" 2>&1) || {
+		out=$(in_build refresh 2>&1) || {
 			echo "$out"; echo "refresh $word refused"; return 1; }
 		grep -q "Refresh test: $word" "$p/patches/$last" || {
 			echo "$out"; echo "refresh $word did not write $last"; return 1; }
 	done
-	out=$(env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510-refresh \
-		"$p/ci/apply.sh" 2>&1)
+	out=$(in_build apply 2>&1)
 	grep -qF "series already applied, nothing to do" <<<"$out" || {
 		echo "$out"; echo "make apply redid the refreshed series"; return 1; }
 	echo "hand edit" >>"$p/patches/$last"
 	cp "$p/patches/$last" "$scratch/edited"
-	! env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510-refresh \
-		"$p/ci/refresh.sh" >"$scratch/out" 2>&1 &&
+	! in_build refresh >"$scratch/out" 2>&1 &&
 		grep -q "changed since 'make apply'" "$scratch/out" &&
 		cmp -s "$p/patches/$last" "$scratch/edited" || {
 		cat "$scratch/out"; echo "a hand edit was not refused, or was lost"; return 1; }
