@@ -103,13 +103,12 @@ int main(void)
 			/*
 			 * Each size and thread count in a cgroup of its own,
 			 * a new objcg whose stock holds only what this
-			 * program charged there: how many bytes the stock
-			 * holds when a run starts decides
-			 * how often a 4 KiB pair (4104 bytes charged) must
-			 * charge pages, one batch of four in three or in two
-			 * (34 instructions a pair on the x86 bench kernel),
-			 * and what the runs before left there changed from
-			 * kernel to kernel.
+			 * program charged there.  The bytes in the stock when
+			 * a run starts decide how often a 4 KiB pair (4104
+			 * bytes charged) charges pages: three times in a
+			 * batch of four or twice (34 instructions a pair on
+			 * the x86 bench kernel); what earlier runs left there
+			 * differed from kernel to kernel.
 			 */
 			if (mmt_cg_create(RUN_CGROUP) ||
 			    mmt_cg_enter(RUN_CGROUP))

@@ -122,6 +122,12 @@ static int have_thp(void)
 	return mmt_vmstat("thp_fault_alloc") >= 0;
 }
 
+/* A key this kernel has: THP's only where THP is built. */
+static int counted(size_t i)
+{
+	return !events[i].thp || thp;
+}
+
 static int huge_faults(void)
 {
 	char *p = mmap(NULL, (NR_HUGE + 1) * HUGE, PROT_READ | PROT_WRITE,
@@ -266,7 +272,7 @@ int main(void)
 		goto out;
 
 	for (i = 0; i < NR_EVENTS; i++)
-		before[i] = events[i].thp && !thp ? 0 : system_count(&events[i]);
+		before[i] = counted(i) ? system_count(&events[i]) : 0;
 	pid = fork();
 	if (pid < 0)
 		goto out;
@@ -277,8 +283,7 @@ int main(void)
 		       "the task failed (status %#x)", status))
 		goto out;
 	for (i = 0; i < NR_EVENTS; i++)
-		child[i] = events[i].thp && !thp ? 0 :
-			   mmt_cg_stat(CHILD, events[i].key);
+		child[i] = counted(i) ? mmt_cg_stat(CHILD, events[i].key) : 0;
 	max_events = mmt_key_value(CHILD "/memory.events", "max");
 	if (mmt_cg_destroy(CHILD))
 		goto out;
@@ -286,14 +291,12 @@ int main(void)
 	ret = KSFT_PASS;
 	slack = (long long)BATCH * cpus;
 	for (i = 0; i < NR_EVENTS; i++)
-		got[i] = events[i].thp && !thp ? 0 :
-			 mmt_cg_stat(PARENT, events[i].key);
+		got[i] = counted(i) ? mmt_cg_stat(PARENT, events[i].key) : 0;
 	/* Read after the cgroup's: what it counted, the system had. */
 	for (i = 0; i < NR_EVENTS; i++)
-		sys[i] = events[i].thp && !thp ? 0 :
-			 system_count(&events[i]) - before[i];
+		sys[i] = counted(i) ? system_count(&events[i]) - before[i] : 0;
 	for (i = 0; i < NR_EVENTS; i++) {
-		if (events[i].thp && !thp)
+		if (!counted(i))
 			continue;
 		low = lower_bound(i, sys, got, slack);
 		mmt_log("%-18s parent %8lld, child before its removal %8lld, system %8lld, at least %lld",
