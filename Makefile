@@ -30,7 +30,7 @@ MAIN := ci/main.sh
 
 # make bench (ci/bench.sh): passed on only when given.
 BENCH_VARS := QUICK REPS MODES PEER IRQSOFF PROFILE PROFILE_OPS BENCHES BENCH_OPS LAT_LOOPS LAT_INTERVAL \
-	ATTRIB BENCH_OUT BENCH_BUILD_ONLY BENCH_REUSE
+	ATTRIB ATTRIB_GROUPS BENCH_OUT BENCH_BUILD_ONLY BENCH_REUSE
 export $(BENCH_VARS)
 
 # make kabi (ci/kabi.sh): the symbols your modules use, checked by the report.
@@ -157,8 +157,8 @@ help:
 	@echo '                    required; make check-full uses stable@vger.kernel.org)'
 	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER) IRQSOFF=$(IRQSOFF) PROFILE=$(PROFILE)'
 	@echo '              PROFILE_OPS=$(PROFILE_OPS) BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB)'
-	@echo '              LAT_LOOPS=$(LAT_LOOPS) LAT_INTERVAL=$(LAT_INTERVAL) BENCH_OUT=$(BENCH_OUT)'
-	@echo '              BENCH_BUILD_ONLY=$(BENCH_BUILD_ONLY) BENCH_REUSE=$(BENCH_REUSE)'
+	@echo '              ATTRIB_GROUPS=$(ATTRIB_GROUPS) LAT_LOOPS=$(LAT_LOOPS) LAT_INTERVAL=$(LAT_INTERVAL)'
+	@echo '              BENCH_OUT=$(BENCH_OUT) BENCH_BUILD_ONLY=$(BENCH_BUILD_ONLY) BENCH_REUSE=$(BENCH_REUSE)'
 	@echo '              (empty: the defaults of ci/bench.sh)'
 
 deps fetch base apply:

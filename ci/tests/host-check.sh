@@ -10,8 +10,23 @@
 # test), else its last diagnostic but the runner's timing line, a gate's
 # own reason is kept, and the failures are listed again
 # just above the last line, where the tail of a CI log shows them.
+# A failing host case (run_case) is quoted with its own last line, not
+# the one of the case before it: with run_case printing a case's output
+# after its verdict, as it did, the second check failed, quoting
+# "earlier: its last line".
 t_check_report() {
 	local out
+	out=$(n=0 failed=0 HOST_CASES=.
+		earlier() { echo "earlier: its last line"; }
+		later() { echo "later: its first line"; echo "later: its last line"; return 1; }
+		run_case "earlier" earlier
+		run_case "later" later)
+	echo "$out" >"$scratch/host-tap.log"
+	out=$(bash -c '. "$1"; tap "host: " "$2"; summary' _ "$TOP/ci/report.sh" \
+		"$scratch/host-tap.log" | tail -n 3)
+	[ "$out" = "failed:
+  host: later: later: its last line
+1 passed, 1 failed" ] || { echo "wrong summary of host cases:"; echo "$out"; return 1; }
 	cat >"$scratch/tap.log" <<-'EOF'
 	TAP version 13
 	# FAIL tests/a.c:1: printed before a test that passes

@@ -180,7 +180,11 @@ docs_check() {
 # naming README.md's line of each.
 t_docs_promises() {
 	local p out
-	docs_check "$TOP" || { echo "README.md or Documentation/ break a promise (above)"; return 1; }
+	out=$(docs_check "$TOP") || {
+		echo "$out"
+		echo "README.md or Documentation/ break $(grep -c . <<<"$out") promise(s), first $(head -n 1 <<<"$out")"
+		return 1
+	}
 	p=$(project_copy)
 	printf '%s\n' '' 'See [a manual](Documentation/no-such-manual.md) and' \
 		'[a section](Documentation/testing.md#no-such-section), then run' '' \

@@ -44,6 +44,11 @@ run_case() {
 	("$2") >"$scratch/case.out" 2>&1 &
 	wait $! || rc=$?
 	out=$(cat "$scratch/case.out")
+	# The case's output before its verdict, as the guest's tests print
+	# theirs: make check's report quotes, as a failure's reason, the
+	# diagnostics printed since the verdict before it.
+	echo "$out" | sed 's/^/# /'
+	echo "# $2 took $((SECONDS - t0)) s"
 	if [ "$rc" -eq 0 ]; then
 		echo "ok $n $name"
 	elif [ "$rc" -eq 4 ]; then
@@ -53,8 +58,6 @@ run_case() {
 		echo "not ok $n $name"
 		failed=$((failed + 1))
 	fi
-	echo "$out" | sed 's/^/# /'
-	echo "# $2 took $((SECONDS - t0)) s"
 }
 
 # expect_fail "what the message must say" CMD...: the command must fail
