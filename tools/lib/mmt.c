@@ -100,6 +100,37 @@ int mmt_write_file(const char *path, const char *s)
 	return 0;
 }
 
+int mmt_write_filled(const char *path, long long size)
+{
+	static char buf[1 << 16];
+	long long off;
+	ssize_t n;
+	int fd;
+
+	memset(buf, 0x5a, sizeof(buf));
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		mmt_log("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (off = 0; off < size; off += n) {
+		n = size - off < (long long)sizeof(buf) ? size - off :
+						       (long long)sizeof(buf);
+		n = write(fd, buf, n);
+		if (n <= 0) {
+			mmt_log("write %s at %lld: %s", path, off,
+				n < 0 ? strerror(errno) : "short write");
+			close(fd);
+			return -1;
+		}
+	}
+	if (close(fd)) {
+		mmt_log("close %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Big enough for /proc/zoneinfo of two nodes with a few CPUs. */
 #define BIGBUF	(256 * 1024)
 

@@ -44,6 +44,8 @@ static inline int mmt_near(long long got, long long want, long long tol)
 /* Files */
 ssize_t mmt_read_file(const char *path, char *buf, size_t size);
 int mmt_write_file(const char *path, const char *s);
+/* A new file (or one truncated) of @size bytes of one pattern, closed. */
+int mmt_write_filled(const char *path, long long size);
 int mmt_file_contains(const char *path, const char *needle);
 
 /*

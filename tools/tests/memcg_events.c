@@ -154,13 +154,11 @@ static int file_faults(void)
 	long off;
 	int fd, pass;
 
-	memset(buf, 0x5a, sizeof(buf));
-	fd = open(FILE_PATH, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	if (mmt_write_filled(FILE_PATH, FILE_SIZE))
+		return -1;
+	fd = open(FILE_PATH, O_RDONLY);
 	if (fd < 0)
 		return -1;
-	for (off = 0; off < FILE_SIZE; off += sizeof(buf))
-		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
-			return -1;
 	/* drop_caches, as posix_fadvise() needs CONFIG_ADVISE_SYSCALLS */
 	if (fsync(fd) || mmt_drop_caches())
 		return -1;

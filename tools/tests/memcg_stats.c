@@ -123,22 +123,6 @@ static void *sleeper(void *arg)
 	return arg;
 }
 
-static int write_file(const char *path, long long size)
-{
-	static char buf[1 << 16];
-	long long off;
-	int fd;
-
-	memset(buf, 0x5a, sizeof(buf));
-	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-	if (fd < 0)
-		return -1;
-	for (off = 0; off < size; off += sizeof(buf))
-		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
-			return -1;
-	return close(fd);
-}
-
 /* The task in CHILD; its exit status says where it stopped. */
 static void work(void)
 {
@@ -153,7 +137,7 @@ static void work(void)
 		_exit(2);
 	if (!mmt_map_touched(ANON, -1))
 		_exit(3);
-	if (write_file(SHM_PATH, SHM) || write_file(DISK_PATH, DISK))
+	if (mmt_write_filled(SHM_PATH, SHM) || mmt_write_filled(DISK_PATH, DISK))
 		_exit(4);
 	fd = open(DISK_PATH, O_RDONLY);
 	m = fd < 0 ? MAP_FAILED : mmap(NULL, DISK, PROT_READ, MAP_SHARED, fd, 0);
