@@ -200,6 +200,16 @@ grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets+=(modules)
 	grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || :
 	die "kernel build failed for $SC_KEY; full log: $obj/build.log"
 }
+# A piggy.o from ccache may carry an earlier kernel (ci/lib.sh,
+# piggy_fresh): then assemble it and link the image again without ccache.
+if ! piggy_fresh "$obj" "$tree" "$SC_ARCH"; then
+	msg "$SC_KEY: ccache gave the image an earlier kernel's piggy.o; linking it again without ccache"
+	rm -f "$obj/arch/$SC_ARCH/boot/compressed/piggy.o"
+	CCACHE_DISABLE=1 "${kmake[@]}" "${SC_IMAGE##*/}" >>"$obj/build.log" 2>&1 ||
+		die "the image's second link failed for $SC_KEY; full log: $obj/build.log"
+	piggy_fresh "$obj" "$tree" "$SC_ARCH" ||
+		die "$obj/arch/$SC_ARCH/boot/compressed/piggy.o still does not carry the kernel just built"
+fi
 
 # --- test modules -------------------------------------------------------------
 moddir=$obj/mm510-modules

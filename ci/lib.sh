@@ -111,6 +111,36 @@ guest_disks() {
 	rm -f "$dir/mkfs.log" "$dir/mkswap.log"
 }
 
+# piggy_fresh OBJ TREE ARCH: true unless the boot image's compressed
+# kernel is an earlier build's.  x86's bzImage and arm's zImage link
+# arch/ARCH/boot/compressed/piggy.o, which takes the compressed kernel
+# in by `.incbin "FILE"` from piggy.S (generated in OBJ on x86, a source
+# file of TREE on arm).  ccache hashes piggy.S, which names FILE and on
+# x86 its sizes, never its bytes: a kernel whose compressed size is the
+# same as an earlier one's gets that kernel's piggy.o from the cache and
+# boots it (2026-12-05: a bench kernel whose one changed constant left
+# the gzip size as it was booted the kernel before the change).  This
+# compares FILE with the section of piggy.o of FILE's size, byte for
+# byte.  No piggy.o (arm64's Image): true.
+piggy_fresh() {
+	local dir=$1/arch/$3/boot/compressed s inc data size off sz
+	[ -f "$dir/piggy.o" ] || return 0
+	s=$dir/piggy.S
+	[ -f "$s" ] || s=$2/arch/$3/boot/compressed/piggy.S
+	inc=$(sed -n 's/^[[:space:]]*\.incbin[[:space:]]*"\([^"]*\)".*/\1/p' "$s" | head -n 1)
+	[ -n "$inc" ] || die "no .incbin in $s: cannot check $dir/piggy.o"
+	data=$1/$inc
+	[ -f "$data" ] || die "$data (named by $s's .incbin) not found"
+	size=$(stat -c %s "$data")
+	# readelf -SW rows, after "[Nr]": name, type, address, offset, size.
+	while read -r _ _ _ off sz _; do
+		[[ $off$sz =~ ^[0-9a-f]+$ ]] && [ $((16#$sz)) -eq "$size" ] || continue
+		cmp -s -i "$((16#$off)):0" -n "$size" "$dir/piggy.o" "$data"
+		return
+	done < <(readelf -SW "$dir/piggy.o" | sed -n 's/^[[:space:]]*\[[[:space:]]*[0-9]*\][[:space:]]*//p')
+	return 1
+}
+
 # Hold an exclusive lock on the build folder for the rest of the script,
 # so that two runs on one build folder wait for each other instead of
 # corrupting the trees.  A run that already holds it (the Makefile

@@ -41,6 +41,29 @@ t_missing_tool() {
 		"$TOP/ci/boot.sh" default
 }
 
+# ccache and the boot image (ci/lib.sh, piggy_fresh): a piggy.o that
+# took the compressed kernel's bytes by .incbin is fresh; once the
+# kernel is rebuilt to other bytes of the same size (what ccache hands
+# back for the same piggy.S), it is not; assembled again, it is.  The
+# gcc of the first and last steps stands for build.sh's make.
+t_piggy_stale() {
+	local o=$scratch/piggy d=arch/x86/boot/compressed
+	mkdir -p "$o/$d"
+	printf '.section ".rodata..compressed","a",@progbits\n.globl input_data\ninput_data:\n.incbin "%s/vmlinux.bin.gz"\n' \
+		"$d" >"$o/$d/piggy.S"
+	head -c 8192 /dev/urandom >"$o/$d/vmlinux.bin.gz"
+	(cd "$o" && gcc -c "$d/piggy.S" -o "$d/piggy.o") || { echo "piggy.S did not assemble"; return 1; }
+	piggy_fresh "$o" /nonexistent x86 || { echo "a piggy.o of the kernel built was called stale"; return 1; }
+	head -c 8192 /dev/urandom >"$o/$d/vmlinux.bin.gz"
+	if piggy_fresh "$o" /nonexistent x86; then
+		echo "a piggy.o of an earlier kernel of the same size was called fresh"; return 1
+	fi
+	(cd "$o" && gcc -c "$d/piggy.S" -o "$d/piggy.o") || { echo "piggy.S did not assemble"; return 1; }
+	piggy_fresh "$o" /nonexistent x86 || { echo "piggy.o assembled again was called stale"; return 1; }
+	rm -f "$o/$d/piggy.o"
+	piggy_fresh "$o" /nonexistent x86 || { echo "no piggy.o (arm64's Image) was called stale"; return 1; }
+}
+
 t_repeat_bad_count() {
 	expect_fail "COUNT must be a whole number of boots, not 'ten'" env COUNT=ten \
 		"$TOP/ci/repeat.sh" default

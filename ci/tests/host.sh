@@ -83,6 +83,7 @@ pre_vanilla() {
 	run_case "fetch: cache disk full" t_full_disk_cache
 	run_case "boot: missing tool names its package" t_missing_tool
 	run_case "repeat: COUNT that is not a number" t_repeat_bad_count
+	run_case "build: a boot image's piggy.o carrying an earlier kernel is found" t_piggy_stale
 	run_case "scenario: an unknown arch is named with the known ones" t_unknown_arch
 	run_case "build: another arch's option is left out, an unknown one fails" t_foreign_option
 	run_case "boot: TESTS narrows a scenario that has its own subset" t_boot_tests_narrow
