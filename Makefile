@@ -10,6 +10,8 @@ BASE_TREE	?=
 BASE		?=
 DEBIAN		?=
 KERNEL_TREE	?=
+# The android tree's bundle (ci/android.pin) is looked for here.
+ANDROID_DIR	?= $(CURDIR)/../shared/android
 TREE		?= stack
 TESTS		?=
 BUILD		?= $(CURDIR)/build
@@ -19,7 +21,7 @@ JOBS		?= $(shell nproc)
 # (what make check does; ci/build.sh says how), all the whole kernel.
 OBJECTS		?= all
 
-export SCENARIO BASE_TREE KERNEL_TREE TREE TESTS BUILD JOBS OBJECTS
+export SCENARIO BASE_TREE KERNEL_TREE ANDROID_DIR TREE TESTS BUILD JOBS OBJECTS
 
 # make send: where the series goes, comma- or space-separated addresses
 # (a downstream list, or stable@vger.kernel.org); make send needs it.
@@ -128,9 +130,12 @@ help:
 	@echo
 	@echo 'Variables in effect:'
 	@echo '  SCENARIO=$(SCENARIO)    scenario for build/boot/stress (and the arch of bench)'
-	@echo '  BASE_TREE=$(BASE_TREE)    vanilla, debian or debian-rt, for a scenario whose'
+	@echo '  BASE_TREE=$(BASE_TREE)    vanilla, debian, debian-rt or android, for a scenario whose'
 	@echo '                    fragments name no tree (empty: vanilla; rt names debian-rt)'
-	@echo '  KERNEL_TREE=$(KERNEL_TREE)    your own git tree at 5.10.262 (empty: the pinned tarball)'
+	@echo '  KERNEL_TREE=$(KERNEL_TREE)    your own git tree at 5.10.262, or of android12-5.10 for'
+	@echo '                    BASE_TREE=android (empty: the pinned tarball, or bundle)'
+	@echo '  ANDROID_DIR=$(ANDROID_DIR)    where the android tree'"'"'s bundle'
+	@echo '                    (ci/android.pin) is'
 	@echo '  TREE=$(TREE)    stack (the series applied) or base (plain 5.10.262)'
 	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all, or those the scenario names)'
 	@echo '  OBJECTS=$(OBJECTS)    all, or changed: for a compile-only scenario on Debian'"'"'s tree,'

@@ -34,8 +34,16 @@ if [ -n "${KERNEL_TREE:-}" ]; then
 		die "KERNEL_TREE=$src is not a git repository"
 	version=$(make -s -C "$src" kernelversion 2>/dev/null) ||
 		die "KERNEL_TREE=$src: 'make kernelversion' failed; is it a kernel tree?"
-	[ "$version" = "$BASE_VERSION" ] ||
-		die "KERNEL_TREE=$src is at $version; the stack needs $BASE_VERSION"
+	# ACK is named by its branch (its 5.10.y moves with each merge);
+	# the other trees by the release.
+	if [ "$TR_NAME" = android ]; then
+		ack=$(android_branch "$src")
+		[ "$ack" = "$ANDROID_BRANCH" ] ||
+			die "KERNEL_TREE=$src is not $ANDROID_BRANCH (its build.config names BRANCH=${ack:-nothing}); the android flavour is for $ANDROID_BRANCH"
+	else
+		[ "$version" = "$BASE_VERSION" ] ||
+			die "KERNEL_TREE=$src is at $version; the stack needs $BASE_VERSION"
+	fi
 	[ -z "$(git -C "$src" status --porcelain)" ] ||
 		die "KERNEL_TREE=$src has uncommitted changes; commit or stash them first"
 	base=$(git -C "$src" rev-parse HEAD)
@@ -91,6 +99,56 @@ name=${IDENTITY% <*}
 email=${IDENTITY##*<}; email=${email%>}
 export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 
+# tree_marks PATCH: what of a downstream tree's own stands where `git
+# am` (its output in $out) failed in PATCH, as ", where it meets ...",
+# or nothing: the calls (vendor hooks, KABI reserves, its own helpers)
+# in the base's lines there that the file of the vanilla base
+# ($BASE_TAG) does not have.  The lines are those of the function or
+# struct that the failing hunk names in its @@ line (found by its name:
+# the downstream tree moves it and may change its arguments), else
+# those around the hunk's position.
+tree_marks() {
+	local at file line what re from to text vanilla marks
+	at=$(sed -n 's/^error: patch failed: //p' <<<"$out" | head -n 1)
+	[ -n "$at" ] || return 0
+	file=${at%:*} line=${at##*:}
+	[[ $line =~ ^[0-9]+$ ]] || return 0
+	text=$(git -C "$src" show "$base:$file" 2>/dev/null) || return 0
+	vanilla=$(git -C "$BASE_REPO" show "$BASE_TAG:$file" 2>/dev/null) || return 0
+	# The hunk's @@ line: "NAME" for a function (a line that does not
+	# end in ";"), "struct NAME" for a type.
+	what=$(awk -v f="+++ b/$file" -v l="$line" '
+		$0 == f { in_file = 1; next }
+		/^\+\+\+ / { in_file = 0 }
+		in_file && index($0, "@@ -" l ",") == 1 {
+			sub(/^@@ [^@]* @@ ?/, "")
+			if (match($0, /^(struct|union|enum) [A-Za-z_][A-Za-z0-9_]* \{/))
+				print substr($0, RSTART, RLENGTH - 2)
+			else if ($0 !~ /;[ \t]*$/ && match($0, /[A-Za-z_][A-Za-z0-9_]*\(/))
+				print substr($0, RSTART, RLENGTH - 1)
+			exit
+		}' "$1")
+	case $what in
+	'') re= ;;
+	*' '*) re="^$what \\{" ;;
+	*) re="^[^[:space:]#].*\\<$what\\(" ;;
+	esac
+	from=
+	[ -z "$re" ] || from=$(grep -nE "$re" <<<"$text" | head -n 1 | cut -d: -f1)
+	if [ -n "$from" ]; then
+		to=$(awk -v a="$from" 'NR > a && /^}/ { print NR; exit }' <<<"$text")
+	else
+		what= from=$((line > 20 ? line - 20 : 1)) to=$((line + 40))
+	fi
+	marks=$(sed -n "$from,${to:-\$}p" <<<"$text" |
+		grep -oE '\<[A-Za-z_][A-Za-z0-9_]*\(' | tr -d '(' | awk '!seen[$0]++' |
+		while IFS= read -r id; do
+			grep -qw -- "$id" <<<"$vanilla" || printf '%s\n' "$id"
+		done | paste -sd, - | sed 's/,/, /g') || :
+	[[ -z $what || $what == *' '* ]] || what="$what()"
+	[ -z "$marks" ] || echo ", where it meets $marks in ${what:+$what of }$file"
+}
+
 # One `git am` for the whole series: git refreshes the index of the
 # 70000-file tree once per call, so one call per patch took 26.6 s for
 # the 53 vanilla patches here, one call for all of them 3.3 s.  On a
@@ -103,7 +161,7 @@ if ! out=$(git -C "$tree" am -q --committer-date-is-author-date \
 	git -C "$tree" checkout -q --detach "$base"
 	[ "$n" -le "${#patches[@]}" ] ||
 		die "git am failed after the last patch; $tree is back at the base"
-	die "patch $n, patches/${patches[$((n - 1))]}, does not apply to $TR_NAME ($TR_TAG; hunk above); $tree is back at the base"
+	die "patch $n, patches/${patches[$((n - 1))]}, does not apply to $TR_NAME ($TR_TAG; hunk above)$(tree_marks "$TOP/patches/${patches[$((n - 1))]}"); $tree is back at the base"
 fi
 
 git -C "$tree" checkout -q -B "$branch"

@@ -40,9 +40,7 @@ case ${TREE:-stack} in
 stack)	tree=$(stack_tree)
 	[ -d "$tree" ] || die "$tree missing: run 'make apply' first" ;;
 base)	tree=$(base_checkout)
-	if [ "$TR_NAME" != vanilla ]; then
-		"$TOP/ci/debian.sh" "$TR_NAME" --checkout
-	fi
+	tree_import --checkout
 	[ -d "$tree" ] || die "$tree missing: run 'make base' first" ;;
 peer)	tree=$PEER_TREE
 	[ -f "$tree/Makefile" ] || die "$tree missing: run 'ci/peer.sh' first" ;;

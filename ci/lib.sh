@@ -13,10 +13,14 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$TOP/ci/base.pin"
 # shellcheck source=ci/debian.pin
 . "$TOP/ci/debian.pin"
+# shellcheck source=ci/android.pin
+. "$TOP/ci/android.pin"
 
 BUILD=${BUILD:-$TOP/build}
 CACHE_DIR=${CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mm510}
 BASE_REPO=${BASE_REPO:-$BUILD/linux}
+# Where ci/android.sh finds ACK's bundle (ci/android.pin).
+ANDROID_DIR=${ANDROID_DIR:-$TOP/../shared/android}
 # The peer kernel of make bench (ci/peer.sh, ci/peer.pin).
 PEER_TREE=${PEER_TREE:-$BUILD/peer}
 STACK_BRANCH=${STACK_BRANCH:-mm510}
@@ -162,23 +166,55 @@ lock_build() {
 #   debian     vanilla + Debian's debian/patches (ci/debian.sh)
 #   debian-rt  debian + debian/patches-rt, the PREEMPT_RT queue of
 #              Debian's -rt flavour: the RT flavour of the series
+#   android    ACK android12-5.10 (ci/android.pin, ci/android.sh), or
+#              the user's own checkout of it (KERNEL_TREE): the
+#              android flavour of the series
 # A scenario names its tree on a fragment's "# Tree: NAME" line
 # (ci/scenario.sh); otherwise BASE_TREE (default vanilla) names it.
 # tree_load NAME sets TR_NAME, TR_TAG (its tag in $BASE_REPO),
-# TR_FLAVOUR (the series flavour: vanilla or rt, see series_patches) and
+# TR_FLAVOUR (the series flavour: vanilla, rt or android, see
+# series_patches) and
 # TR_SUFFIX ("" or "-NAME": of its stack worktree, branch and checkout).
-TREES="vanilla debian debian-rt"
+TREES="vanilla debian debian-rt android"
 tree_load() {
 	# shellcheck disable=SC2034  # read by the scripts sourcing this
 	case $1 in
 	vanilla)   TR_TAG=$BASE_TAG TR_FLAVOUR=vanilla TR_SUFFIX= ;;
 	debian)    TR_TAG=debian/$DEBIAN_SRC_VERSION TR_FLAVOUR=vanilla TR_SUFFIX=-debian ;;
 	debian-rt) TR_TAG=debian-rt/$DEBIAN_SRC_VERSION TR_FLAVOUR=rt TR_SUFFIX=-debian-rt ;;
+	android)   TR_TAG=$ANDROID_BRANCH/$ANDROID_VERSION TR_FLAVOUR=android TR_SUFFIX=-android ;;
 	*) die "unknown base tree '$1'; known: $TREES" ;;
 	esac
 	TR_NAME=$1
 }
 tree_load "${BASE_TREE:-vanilla}"
+
+# tree_import [--checkout]: the tree's tag in $BASE_REPO, made once
+# (vanilla's is ci/base.sh's), and with --checkout its worktree
+# (base_checkout).
+tree_import() {
+	case $TR_NAME in
+	vanilla) ;;
+	android) "$TOP/ci/android.sh" "$@" ;;
+	*)	"$TOP/ci/debian.sh" "$TR_NAME" "$@" ;;
+	esac
+}
+
+# android_branch DIR|COMMIT: the BRANCH= an Android common kernel names
+# in its build.config.constants (newer trees) or build.config.common,
+# read from folder DIR or from COMMIT of $BASE_REPO; empty for a tree
+# that has neither (not ACK).
+android_branch() {
+	local f
+	for f in build.config.constants build.config.common; do
+		if [ -d "$1" ]; then
+			[ -f "$1/$f" ] && cat "$1/$f"
+		else
+			git -C "$BASE_REPO" show "$1:$f" 2>/dev/null
+		fi | sed -n 's/^BRANCH=//p' | head -n 1 | grep . && return 0
+	done
+	return 0
+}
 
 # The checked-out base of the tree (TREE=base builds): $BASE_REPO itself
 # for vanilla, a worktree (ci/debian.sh --checkout) for the others.

@@ -13,17 +13,21 @@
 
 lock_build
 scenario=${SCENARIO:-default}
-# The scenario's base tree: fetch and base make Debian's too when it
-# is one of them.
+# The scenario's base tree: fetch and base make Debian's or Android's
+# too when it is one of them.
 scenario_load "$scenario"
 for step in "$@"; do
 	case $step in
 	deps|apply)
 		"$TOP/ci/$step.sh" ;;
+	# Android's tree is a local bundle (ci/android.sh): nothing to
+	# fetch, and nothing to import where the user gives a checkout.
 	fetch)	"$TOP/ci/fetch.sh"
-		[ "$TR_NAME" = vanilla ] || "$TOP/ci/fetch.sh" debian ;;
+		case $TR_NAME in
+		debian|debian-rt) "$TOP/ci/fetch.sh" debian ;;
+		esac ;;
 	base)	"$TOP/ci/base.sh"
-		[ "$TR_NAME" = vanilla ] || "$TOP/ci/debian.sh" "$TR_NAME" ;;
+		[ "$TR_NAME" = android ] && [ -n "${KERNEL_TREE:-}" ] || tree_import ;;
 	build|boot)
 		"$TOP/ci/$step.sh" "$scenario" ;;
 	*)	die "unknown step '$step'" ;;

@@ -137,6 +137,100 @@ t_rt_patch_does_not_apply() {
 	base_intact
 }
 
+# android_bundle: the pinned ACK bundle (ci/android.pin) in $ANDROID_DIR,
+# or status 4 (skip) where this machine has none.
+android_bundle() {
+	local f=$ANDROID_DIR/$ANDROID_BUNDLE
+	[ -f "$f" ] || { echo "no $f: the android cases need ../shared/android" >&2; return 4; }
+	echo "$f"
+}
+
+t_android_import() {
+	# Missing, then corrupt: a clear error each time, and neither a tag
+	# nor a ref kept.  Then the real bundle: tagged at the pinned head,
+	# and a second run keeps the tag.
+	local f base d=$scratch/android-bad tag=$ANDROID_BRANCH/$ANDROID_VERSION
+	f=$(android_bundle) || return
+	base=$(scratch_base)
+	git -C "$base" tag -d "$tag" >/dev/null 2>&1 || :
+	mkdir -p "$d"
+	expect_fail "no Android common kernel: $d/$ANDROID_BUNDLE is missing" \
+		env -u MM510_LOCKED BUILD="$scratch/build-android" BASE_REPO="$base" \
+		ANDROID_DIR="$d" "$TOP/ci/android.sh"
+	grep -qF "KERNEL_TREE=" <<<"$(env -u MM510_LOCKED BUILD="$scratch/build-android" \
+		BASE_REPO="$base" ANDROID_DIR="$d" "$TOP/ci/android.sh" 2>&1)" || {
+		echo "the message does not offer KERNEL_TREE"; return 1; }
+	cp "$f" "$d/$ANDROID_BUNDLE"
+	printf 'X' | dd of="$d/$ANDROID_BUNDLE" bs=1 seek=1000000 conv=notrunc status=none
+	expect_fail "checksum mismatch" env -u MM510_LOCKED BUILD="$scratch/build-android" \
+		BASE_REPO="$base" ANDROID_DIR="$d" "$TOP/ci/android.sh"
+	[ -z "$(git -C "$base" for-each-ref "refs/tags/$ANDROID_BRANCH" refs/mm510-import)" ] || {
+		echo "a tag or ref was kept: $(git -C "$base" for-each-ref "refs/tags/$ANDROID_BRANCH" refs/mm510-import)"; return 1; }
+	env -u MM510_LOCKED BUILD="$scratch/build-android" BASE_REPO="$base" \
+		ANDROID_DIR="$(dirname "$f")" "$TOP/ci/android.sh"
+	[ "$(git -C "$base" rev-parse "$tag^{commit}")" = "$ANDROID_HEAD" ] || {
+		echo "$tag is not at $ANDROID_HEAD"; return 1; }
+	env -u MM510_LOCKED BUILD="$scratch/build-android" BASE_REPO="$base" \
+		ANDROID_DIR="$d" "$TOP/ci/android.sh" || {
+		echo "a second run did not keep the tag (it read the corrupt bundle)"; return 1; }
+	[ -z "$(git -C "$base" for-each-ref refs/mm510-import)" ] || {
+		echo "the import ref was left"; return 1; }
+	base_intact
+}
+
+t_android_patch_meets_hook() {
+	# A patch of the android flavour whose hunk no longer matches ACK,
+	# in pageset_update(), where ACK calls its vendor hook: the message
+	# names the patch and the hook, the worktree is back at ACK's tag,
+	# and no branch is left.
+	local f base p b=$scratch/build-android-am t=$scratch/android-hunk tag=$ANDROID_BRANCH/$ANDROID_VERSION
+	f=$(android_bundle) || return
+	base=$(scratch_base)
+	env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" ANDROID_DIR="$(dirname "$f")" "$TOP/ci/android.sh"
+	p=$(project_copy)
+	rm -rf "$t" && mkdir -p "$t/a/mm" "$t/b/mm"
+	git -C "$base" show "$tag:mm/page_alloc.c" >"$t/a/mm/page_alloc.c"
+	grep -q '^	pcp->high = high;$' "$t/a/mm/page_alloc.c" || {
+		echo "ACK's pageset_update() has no 'pcp->high = high;' line: the case needs another hunk"; return 1; }
+	sed 's/^	pcp->high = high;$/	WRITE_ONCE(pcp->high, high);/' "$t/a/mm/page_alloc.c" >"$t/b/mm/page_alloc.c"
+	{
+		printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+		printf 'From: Test <test@example.invalid>\nDate: Thu, 1 Jan 2026 00:00:00 +0000\n'
+		printf 'Subject: [PATCH] test: a hunk ACK has moved on from\n\n---\n'
+		(cd "$t" && git diff --no-index --no-prefix a/mm/page_alloc.c b/mm/page_alloc.c || [ $? -eq 1 ]) |
+			sed 's/^-	pcp->high = high;$/-	pcp->high = high_before_ack;/'
+	} >"$p/patches/0001-ack-moved.patch"
+	grep -q '^@@ .* @@ static void pageset_update(' "$p/patches/0001-ack-moved.patch" || {
+		echo "the made hunk does not name pageset_update(): $(grep '^@@' "$p/patches/0001-ack-moved.patch")"; return 1; }
+	echo 0001-ack-moved.patch >"$p/series"
+	expect_fail "patches/0001-ack-moved.patch, does not apply to android ($tag; hunk above), where it meets trace_android_vh_pageset_update in pageset_update() of mm/page_alloc.c" \
+		env -u MM510_LOCKED BASE_TREE=android BUILD="$b" BASE_REPO="$base" "$p/ci/apply.sh"
+	[ "$(git -C "$b/stack-android" rev-parse HEAD)" = "$ANDROID_HEAD" ] &&
+		[ -z "$(git -C "$b/stack-android" status --porcelain --untracked-files=no)" ] || {
+		echo "the worktree is not back at $tag"; return 1; }
+	! git -C "$base" rev-parse -q --verify refs/heads/mm510-android >/dev/null || {
+		echo "a half-made branch mm510-android was left"; return 1; }
+	git -C "$base" worktree remove --force "$b/stack-android"
+	base_intact
+}
+
+t_kernel_tree_not_android() {
+	# BASE_TREE=android with a KERNEL_TREE of another Android branch,
+	# and with one that is no Android tree at all.
+	local d=$scratch/user-android13 e=$scratch/user-plain
+	fake_tree "$d" 252
+	echo 'BRANCH=android13-5.10' >"$d/build.config.common"
+	git -C "$d" add build.config.common
+	git -C "$d" -c user.name=t -c user.email=t@example.invalid commit -q -m ack13
+	expect_fail "is not $ANDROID_BRANCH (its build.config names BRANCH=android13-5.10)" \
+		env BASE_TREE=android BUILD="$scratch/build-android13" KERNEL_TREE="$d" "$TOP/ci/apply.sh"
+	fake_tree "$e" 252
+	expect_fail "is not $ANDROID_BRANCH (its build.config names BRANCH=nothing)" \
+		env BASE_TREE=android BUILD="$scratch/build-plain" KERNEL_TREE="$e" "$TOP/ci/apply.sh"
+	[ "$(git -C "$d" worktree list | wc -l)" -eq 1 ] && [ "$(git -C "$d" branch --list | wc -l)" -eq 1 ] || {
+		echo "a worktree or branch was added to the user's tree"; return 1; }
+}
+
 # A minimal git "kernel tree": enough for `make kernelversion`.
 fake_tree() {
 	local d=$1 sub=$2

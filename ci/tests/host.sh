@@ -76,6 +76,9 @@ pre_vanilla() {
 	run_case "apply: KERNEL_TREE dirty" t_kernel_tree_dirty
 	run_case "apply: KERNEL_TREE wrong version" t_kernel_tree_wrong_version
 	run_case "apply: KERNEL_TREE has the stack's branch" t_kernel_tree_branch_exists
+	run_case "apply: KERNEL_TREE not android12-5.10 for the android tree" t_kernel_tree_not_android
+	run_case "android: the ACK bundle checked and imported once; missing or corrupt, nothing kept" t_android_import
+	run_case "android: a patch that meets ACK's code names it, nothing half-applied" t_android_patch_meets_hook
 	run_case "apply: two runs on one build folder wait" t_two_runs_one_build
 	run_case "apply: interrupted git am is aborted" t_am_interrupted
 	run_case "refresh: twice in a row, a hand edit refused" t_refresh_twice
