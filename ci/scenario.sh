@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Look up a scenario of configs/scenarios.  Sourced after lib.sh.
 #   scenario_load NAME  sets SC_NAME SC_FRAGMENTS (array) SC_KEY SC_TIER
-#                       SC_TIMEOUT SC_MACHINE (array) SC_ARGS, the arch
+#                       SC_TIMEOUT SC_MACHINE (array) SC_ARGS,
+#                       SC_TOOLCHAIN (gcc or llvm), the arch
 #                       (SC_ARCH and the other values arch_load sets) and
 #                       the base tree (TR_*, ci/lib.sh's tree_load), or
 #                       dies naming the known ones.  ADD_FRAGMENTS (comma-
@@ -19,6 +20,10 @@
 #         libc-package  image  QEMU  QEMU-package
 # ("-": none; an arch without QEMU is compile-only).  Adding an arch is
 # a row here, its fragment and its branch in ci/boot.sh's machine.
+#
+# The toolchain of the kernel: a fragment may name it on a line
+# "# Toolchain: llvm" (clang and lld, LLVM=1 LLVM_IAS=1, as Android's
+# kernels are built; configs/llvm.config); otherwise gcc (SC_TOOLCHAIN).
 #
 # The base tree: a fragment may name it on a line "# Tree: NAME" (one of
 # ci/lib.sh's TREES: the RT fragment names debian-rt, whose kernel has
@@ -55,9 +60,16 @@ arch_load() {
 }
 
 # need_cross: the scenario's compiler (and, to build the guest's static
-# programs, its libc), or die with the apt-get command.
+# programs, its libc), or die with the apt-get command.  The guest's
+# programs are built with gcc for every toolchain; a kernel of the llvm
+# toolchain needs clang, lld and LLVM's binutils besides.
 need_cross() {
 	need "${SC_CROSS}gcc" "$SC_CC_PKG"
+	if [ "$SC_TOOLCHAIN" = llvm ]; then
+		need clang clang
+		need ld.lld lld
+		need llvm-ar llvm
+	fi
 	[ -z "$SC_LIBC" ] || [ -e "$SC_LIBC" ] ||
 		die "$SC_LIBC not found ($SC_ARCH's static libc, for the guest's programs): install it with 'apt-get install $SC_LIBC_PKG' (or run 'make deps' as root)"
 }
@@ -104,6 +116,13 @@ scenario_load() {
 
 	fragment_value Arch arch
 	arch_load "${FV_VALUE:-x86}"
+
+	fragment_value Toolchain toolchain
+	SC_TOOLCHAIN=${FV_VALUE:-gcc}
+	case $SC_TOOLCHAIN in
+	gcc|llvm) ;;
+	*) die "scenario $SC_NAME: configs/$FV_FROM.config names toolchain '$SC_TOOLCHAIN'; known: gcc llvm" ;;
+	esac
 
 	fragment_value Tree tree
 	if [ -n "$FV_VALUE" ] && [ -n "${BASE_TREE:-}" ] && [ "$BASE_TREE" != "$FV_VALUE" ]; then

@@ -139,6 +139,24 @@ t_missing_cross() {
 		env BUILD="$b" "$TOP/ci/boot.sh" arm
 }
 
+t_missing_llvm() {
+	# A scenario of the llvm toolchain without clang, then without lld:
+	# each named with its package before anything is built; and a
+	# fragment naming a toolchain that does not exist.
+	local bin=$scratch/bin-llvm b=$scratch/b-llvm p
+	bin_without "$bin" clang
+	expect_fail "'clang' not found: install it with 'apt-get install clang'" \
+		env PATH="$bin" BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base "$TOP/ci/build.sh" arm64-llvm
+	bin_without "$bin" ld.lld
+	expect_fail "'ld.lld' not found: install it with 'apt-get install lld'" \
+		env PATH="$bin" BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base "$TOP/ci/build.sh" arm64-llvm
+	[ ! -e "$b/obj" ] || { echo "an object folder was made"; return 1; }
+	p=$(project_copy)
+	sed -i 's/^# Toolchain: llvm$/# Toolchain: icc/' "$p/configs/llvm.config"
+	expect_fail "configs/llvm.config names toolchain 'icc'; known: gcc llvm" \
+		env BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base "$p/ci/build.sh" arm64-llvm
+}
+
 t_guest_panics() {
 	expect_fail "kernel panic" env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=exit \
 		BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" default

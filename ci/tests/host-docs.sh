@@ -16,7 +16,8 @@
 #     VAR is listed under `make help`'s "Variables in effect", or is an
 #     environment variable of the ci/ scripts, which the docs name
 #     MM510_* (Documentation/troubleshooting.md says so), or is the
-#     kernel's own (CONFIG_*, KBUILD_*, ARCH, CROSS_COMPILE, LLVM).  A
+#     kernel's own (CONFIG_*, KBUILD_*, ARCH, CROSS_COMPILE, LLVM,
+#     LLVM_IAS).  A
 #     VAR=value before another command (`LAVA_URL=... ci/lava.sh`,
 #     `CONFIG_ONLY=1 ci/build.sh`) is that program's, and not checked;
 #   - SCENARIO=NAME, and the first column of a table headed "scenario"
@@ -145,7 +146,7 @@ docs_check() {
 			[[ "$targets" == *" $v "* ]] ||
 				{ echo "$f:$l: make $v: no such target in make help"; bad=1; } ;;
 		var)
-			case $v in MM510_*|CONFIG_*|KBUILD_*|ARCH|CROSS_COMPILE|LLVM) continue ;; esac
+			case $v in MM510_*|CONFIG_*|KBUILD_*|ARCH|CROSS_COMPILE|LLVM|LLVM_IAS) continue ;; esac
 			[[ "$vars" == *" $v "* ]] ||
 				{ echo "$f:$l: $v= ($where): not a variable make help lists"; bad=1; } ;;
 		scenario)

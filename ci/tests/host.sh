@@ -91,6 +91,7 @@ pre_vanilla() {
 	run_case "build: another arch's option is left out, an unknown one fails" t_foreign_option
 	run_case "boot: TESTS narrows a scenario that has its own subset" t_boot_tests_narrow
 	run_case "build/boot: missing cross compiler or QEMU names its package" t_missing_cross
+	run_case "build: a missing clang or lld names its package, an unknown toolchain fails" t_missing_llvm
 	run_case "bench: an arch without a bench scenario is refused" t_bench_arch
 	run_case "gates: an out-of-order series entry must say why" t_gate_series_order
 	run_case "gates: an RT variant may differ from its patch in context only" t_gate_series_variant
