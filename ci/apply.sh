@@ -47,11 +47,13 @@ if [ -n "${KERNEL_TREE:-}" ]; then
 	[ -z "$(git -C "$src" status --porcelain)" ] ||
 		die "KERNEL_TREE=$src has uncommitted changes; commit or stash them first"
 	base=$(git -C "$src" rev-parse HEAD)
+	base_name="KERNEL_TREE's HEAD, $(git -C "$src" rev-parse --short HEAD)"
 else
 	src=$BASE_REPO
 	[ -d "$src" ] || die "$src missing: run 'make base' first"
 	base=$(git -C "$src" rev-parse -q --verify "$TR_TAG^{commit}") ||
 		die "$src has no tag $TR_TAG (tree $TR_NAME): run 'make base' first"
+	base_name=$TR_TAG
 fi
 
 # Every file named by the series must exist before anything is touched.
@@ -138,7 +140,7 @@ tree_marks() {
 	if [ -n "$from" ]; then
 		to=$(awk -v a="$from" 'NR > a && /^}/ { print NR; exit }' <<<"$text")
 	else
-		what= from=$((line > 20 ? line - 20 : 1)) to=$((line + 40))
+		what='' from=$((line > 20 ? line - 20 : 1)) to=$((line + 40))
 	fi
 	marks=$(sed -n "$from,${to:-\$}p" <<<"$text" |
 		grep -oE '\<[A-Za-z_][A-Za-z0-9_]*\(' | tr -d '(' | awk '!seen[$0]++' |
@@ -161,7 +163,7 @@ if ! out=$(git -C "$tree" am -q --committer-date-is-author-date \
 	git -C "$tree" checkout -q --detach "$base"
 	[ "$n" -le "${#patches[@]}" ] ||
 		die "git am failed after the last patch; $tree is back at the base"
-	die "patch $n, patches/${patches[$((n - 1))]}, does not apply to $TR_NAME ($TR_TAG; hunk above)$(tree_marks "$TOP/patches/${patches[$((n - 1))]}"); $tree is back at the base"
+	die "patch $n, patches/${patches[$((n - 1))]}, does not apply to $TR_NAME ($base_name; hunk above)$(tree_marks "$TOP/patches/${patches[$((n - 1))]}"); $tree is back at the base"
 fi
 
 git -C "$tree" checkout -q -B "$branch"
