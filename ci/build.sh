@@ -83,16 +83,12 @@ export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-mm510}
 export KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-mm510}
 export KBUILD_BUILD_VERSION=${KBUILD_BUILD_VERSION:-1}
 kmake=(make -C "$tree" O="$obj" ARCH="$SC_ARCH" CROSS_COMPILE="$SC_CROSS"
-       CC="ccache ${SC_CROSS}gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$jobs")
+       "${SC_KCC[@]}" LOCALVERSION= -j"$jobs")
 # The llvm toolchain as ACK's build.config.aarch64 has it: clang, lld,
 # LLVM's binutils and its integrated assembler; CROSS_COMPILE then only
 # gives clang its target.  In the environment too, for merge_config.sh's
 # make, whose Kconfig asks the compiler (CC_IS_CLANG, LLD_VERSION).
-if [ "$SC_TOOLCHAIN" = llvm ]; then
-	export LLVM=1 LLVM_IAS=1
-	kmake=(make -C "$tree" O="$obj" ARCH="$SC_ARCH" CROSS_COMPILE="$SC_CROSS"
-	       LLVM=1 LLVM_IAS=1 CC="ccache clang" HOSTCC="ccache clang" LOCALVERSION= -j"$jobs")
-fi
+[ "$SC_TOOLCHAIN" != llvm ] || export LLVM=1 LLVM_IAS=1
 
 # --- configuration --------------------------------------------------------
 frags=()

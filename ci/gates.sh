@@ -445,8 +445,8 @@ positions_init() {
 	cmp -s "$BUILD/obj/$(basename "$BASE_REPO")-$SC_KEY/.config" "$gobj/.config" ||
 		cp "$BUILD/obj/$(basename "$BASE_REPO")-$SC_KEY/.config" "$gobj/.config"
 	gmake=(make -C "$gtree" O="$gobj" ARCH="$SC_ARCH" CROSS_COMPILE="$SC_CROSS"
-	       CC="ccache ${SC_CROSS}gcc" HOSTCC="ccache gcc"
-	       LOCALVERSION= -j"${JOBS:-$(nproc)}")
+	       "${SC_KCC[@]}" LOCALVERSION= -j"${JOBS:-$(nproc)}")
+	[ "$SC_TOOLCHAIN" != llvm ] || export LLVM=1 LLVM_IAS=1
 	at=-1
 }
 

@@ -2,7 +2,8 @@
 # Look up a scenario of configs/scenarios.  Sourced after lib.sh.
 #   scenario_load NAME  sets SC_NAME SC_FRAGMENTS (array) SC_KEY SC_TIER
 #                       SC_TIMEOUT SC_MACHINE (array) SC_ARGS,
-#                       SC_TOOLCHAIN (gcc or llvm), the arch
+#                       SC_TOOLCHAIN (gcc or llvm) and SC_KCC (its
+#                       compilers as make arguments), the arch
 #                       (SC_ARCH and the other values arch_load sets) and
 #                       the base tree (TR_*, ci/lib.sh's tree_load), or
 #                       dies naming the known ones.  ADD_FRAGMENTS (comma-
@@ -123,6 +124,13 @@ scenario_load() {
 	gcc|llvm) ;;
 	*) die "scenario $SC_NAME: configs/$FV_FROM.config names toolchain '$SC_TOOLCHAIN'; known: gcc llvm" ;;
 	esac
+	# The kernel's compilers on make's command line, for ci/build.sh's
+	# make and the build gate's (ci/gates.sh).
+	if [ "$SC_TOOLCHAIN" = llvm ]; then
+		SC_KCC=(LLVM=1 LLVM_IAS=1 CC="ccache clang" HOSTCC="ccache clang")
+	else
+		SC_KCC=(CC="ccache ${SC_CROSS}gcc" HOSTCC="ccache gcc")
+	fi
 
 	fragment_value Tree tree
 	if [ -n "$FV_VALUE" ] && [ -n "${BASE_TREE:-}" ] && [ "$BASE_TREE" != "$FV_VALUE" ]; then

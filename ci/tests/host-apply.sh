@@ -154,12 +154,9 @@ t_android_import() {
 	base=$(scratch_base)
 	git -C "$base" tag -d "$tag" >/dev/null 2>&1 || :
 	mkdir -p "$d"
-	expect_fail "no Android common kernel: $d/$ANDROID_BUNDLE is missing" \
+	expect_fail "no Android common kernel: $d/$ANDROID_BUNDLE is missing.  Give your own $ANDROID_BRANCH checkout with KERNEL_TREE=" \
 		env -u MM510_LOCKED BUILD="$scratch/build-android" BASE_REPO="$base" \
 		ANDROID_DIR="$d" "$TOP/ci/android.sh"
-	grep -qF "KERNEL_TREE=" <<<"$(env -u MM510_LOCKED BUILD="$scratch/build-android" \
-		BASE_REPO="$base" ANDROID_DIR="$d" "$TOP/ci/android.sh" 2>&1)" || {
-		echo "the message does not offer KERNEL_TREE"; return 1; }
 	cp "$f" "$d/$ANDROID_BUNDLE"
 	printf 'X' | dd of="$d/$ANDROID_BUNDLE" bs=1 seek=1000000 conv=notrunc status=none
 	expect_fail "checksum mismatch" env -u MM510_LOCKED BUILD="$scratch/build-android" \
