@@ -91,9 +91,19 @@ slug() {
 # --- series -------------------------------------------------------------------
 
 # changed_lines FILE: the lines a patch adds or removes, without the file
-# headers: what a context-only refresh of it keeps.
+# headers, their white space and the blank ones, sorted: what a refresh
+# of it for another tree's context keeps, wherever that tree puts the
+# hunks and however it indents them.
 changed_lines() {
-	awk '/^diff --git / { d = 1; next } d && /^(\+\+\+|---) / { next } d && /^[-+]/' "$1"
+	awk '/^diff --git / { d = 1; next } d && /^(\+\+\+|---) / { next } d && /^[-+]/' "$1" |
+		sed 's/[[:space:]]//g' | grep -v '^[-+]$' | LC_ALL=C sort
+}
+
+# form_mark FLAVOUR NAME: the "form:<digest>" that series gives on the
+# "#+FLAVOUR NAME" line of a form (below), or nothing.
+form_mark() {
+	awk -v fl="#+$1" -v name="$2" '$1 == fl && $2 == name {
+		for (i = 3; i <= NF; i++) if ($i ~ /^form:/) print substr($i, 6) }' "$series"
 }
 
 gate_series() {
@@ -153,25 +163,46 @@ gate_series() {
 		done
 	done
 	# A flavour's own file named like a vanilla patch (rt/NAME for NAME)
-	# is a variant of it: it may differ in context only, so that a
-	# change to the vanilla patch cannot be left out of the variant.
-	# Anything more must be one body in both, or a patch of its own.
-	local base_name vlines flines ndiff nvar=0
+	# is a variant of it.  A refresh adds and removes the vanilla
+	# patch's lines, in another tree's context.  A form changes more,
+	# where the tree's own code stands in the way (android/: ACK's vendor
+	# hooks), and its "#+FLAVOUR NAME" line carries form:<digest>, the
+	# digest of the vanilla patch's changed lines it was made from: a
+	# change to the vanilla patch then fails here until its form has it
+	# too and the digest is set again.  So neither kind can be left
+	# behind by a change to the vanilla patch.
+	local base_name fl_name vlines flines ndiff digest mark nvar=0 nform=0
 	for p in "${all_patches[@]}"; do
 		[[ $p == */* ]] || continue
-		base_name=${p#*/}
+		base_name=${p#*/} fl_name=${p%%/*}
 		[ -f "$TOP/patches/$base_name" ] && [ -f "$TOP/patches/$p" ] || continue
 		nvar=$((nvar + 1))
 		vlines=$(changed_lines "$TOP/patches/$base_name")
 		flines=$(changed_lines "$TOP/patches/$p")
-		[ "$vlines" != "$flines" ] || continue
+		mark=$(form_mark "$fl_name" "$p")
+		if [ "$vlines" = "$flines" ]; then
+			[ -z "$mark" ] ||
+				problems+=("$p is marked form:$mark but adds and removes what $base_name does: drop the mark")
+			continue
+		fi
+		digest=$(sha256sum <<<"$vlines" | cut -c1-12)
+		if [ "$mark" = "$digest" ]; then
+			nform=$((nform + 1))
+			[ "$(message "$TOP/patches/$p")" != "$(message "$TOP/patches/$base_name")" ] ||
+				problems+=("$p is a form of $base_name with the same message: say in it how the form differs, and why")
+			continue
+		fi
 		# diff exits 1 for files that differ, which they do here.
 		ndiff=$({ diff <(echo "$vlines") <(echo "$flines") || [ $? -eq 1 ]; } | grep -c '^[<>]')
-		problems+=("$p is a variant of $base_name whose added or removed lines differ from it ($ndiff lines): make it one body, or a patch of its own under another name")
+		if [ -n "$mark" ]; then
+			problems+=("$base_name changed since its $fl_name form $p was made (form:$mark, now form:$digest): carry the change into the form, then set form:$digest on its line in series")
+		else
+			problems+=("$p is a variant of $base_name whose added or removed lines differ from it ($ndiff lines): make it one body, or mark it a form (form:$digest on its line in series, and say why in its message)")
+		fi
 	done
 	{
 		echo "series: ${#all_patches[@]} patch files, flavours: ${flavours[*]}"
-		echo "  variants of a vanilla patch (context-only refreshes): $nvar"
+		echo "  variants of a vanilla patch: $nvar ($((nvar - nform)) refreshes for context, $nform forms)"
 		for fl in "${flavours[@]}"; do
 			echo "  $fl: $(series_patches "$series" "$fl" | wc -l) patches"
 		done

@@ -153,11 +153,14 @@ t_gate_series_order() {
 }
 
 # The series gate: a flavour file named like a vanilla patch is a
-# variant of it and may differ from it in context only.  Checked once
-# with the variant's change dropped from the gate (the old gate): the
-# changed variant passed.
+# variant of it and may differ from it in context only, unless series
+# marks it a form of it (form:<digest>), and its message says how.  Then
+# a change to the vanilla patch fails until the form is redone.  Checked
+# once with the variant's change dropped from the gate (the old gate):
+# the changed variant passed; and with the digest check dropped: the
+# form left behind passed.
 t_gate_series_variant() {
-	local p out rc=0 v
+	local p out rc=0 v d
 	p=$(project_copy)
 	v=$(cd "$p/patches" && ls 0302-*.patch)
 	mkdir -p "$p/patches/rt"
@@ -177,6 +180,29 @@ t_gate_series_variant() {
 	[ "$rc" -ne 0 ] || { echo "the series gate passed a variant with other changes"; return 1; }
 	grep -q "^not ok 1 series: files and entries # fail: rt/$v is a variant of $v whose added or removed lines differ" <<<"$out" || {
 		echo "no failure naming rt/$v"; return 1; }
+	# Marked a form, with the digest the gate asks for: it still fails
+	# while its message is the vanilla one, and passes once it says why.
+	d=$(sed -n 's/.*mark it a form (form:\([0-9a-f]*\) .*/\1/p' <<<"$out")
+	[ -n "$d" ] || { echo "the failure gave no form digest"; return 1; }
+	sed -i "s|^#+rt rt/$v\$|&\tform:$d|" "$p/series"
+	rc=0
+	out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
+	echo "$out" | head -n 1 | cut -c1-200
+	grep -q "^not ok 1 series: files and entries # fail: rt/$v is a form of $v with the same message" <<<"$out" || {
+		echo "a form without its own message passed"; return 1; }
+	sed -i '0,/^$/!{0,/^---$/s/^---$/A host test: this form takes another lock.\n\n---/}' "$p/patches/rt/$v"
+	rc=0
+	out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
+	echo "$out" | head -n 1 | cut -c1-200
+	[ "$rc" -eq 0 ] && grep -q '^ok 1 series: files and entries # pass:' <<<"$out" || {
+		echo "a marked form with its own message did not pass"; return 1; }
+	# The vanilla patch changes a line: its form is behind, and says so.
+	sed -i '0,/^+.*memcg_stock/s/memcg_stock/memcg_stock_changed/' "$p/patches/$v"
+	rc=0
+	out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
+	echo "$out" | head -n 1 | cut -c1-200
+	grep -q "^not ok 1 series: files and entries # fail: $v changed since its rt form rt/$v was made (form:$d, now form:" <<<"$out" || {
+		echo "a change to the vanilla patch left its form behind unnoticed"; return 1; }
 }
 
 t_gate_provenance() {
