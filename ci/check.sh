@@ -158,6 +158,13 @@ flavour_checks() {
 # the series applied to it (once per tree; the vanilla one above).
 prepare_tree() {
 	local log=$logdir/check-apply-$TR_NAME.log
+	# ACK comes from a bundle beside the project (or your checkout), not
+	# from a network: where neither is, its scenarios are left out.
+	if [ -z "${prepared[$TR_NAME]:-}" ] && [ "$TR_NAME" = android ] &&
+	   [ -z "${KERNEL_TREE:-}" ] && [ ! -f "$ANDROID_DIR/$ANDROID_BUNDLE" ]; then
+		prepared[$TR_NAME]=skip
+		record "apply on $TR_NAME" warn "skipped: no $ANDROID_DIR/$ANDROID_BUNDLE and no KERNEL_TREE (Documentation/android.md)" -
+	fi
 	if [ -z "${prepared[$TR_NAME]:-}" ]; then
 		if timed prepare "apply on $TR_NAME" env SCENARIO="$1" \
 			"$TOP/ci/main.sh" fetch base apply >"$log" 2>&1; then

@@ -3,8 +3,9 @@
 #
 # quilt-check.sh [FLAVOUR]: the series must also work as a quilt series:
 # `quilt push -a` with no fuzz on a plain extract of its base (vanilla,
-# the default: the pinned base; rt: Debian's debian-rt tree, through the
-# series ci/series.sh rt prints).  Only the files the patches touch are
+# the default: the pinned base; rt: Debian's debian-rt tree; android:
+# ACK android12-5.10, as ci/android.sh imports it; a flavour through the
+# series ci/series.sh prints for it).  Only the files the patches touch are
 # extracted, which is all quilt needs.
 
 . "$(dirname "$0")/lib.sh"
@@ -16,10 +17,12 @@ case $fl in
 vanilla) tag=$BASE_TAG ;;
 rt)	tree_load debian-rt
 	tag=$TR_TAG ;;
-*)	die "usage: quilt-check.sh [vanilla|rt]" ;;
+android) tree_load android
+	tag=$TR_TAG ;;
+*)	die "usage: quilt-check.sh [vanilla|rt|android]" ;;
 esac
 git -C "$BASE_REPO" rev-parse -q --verify "refs/tags/$tag" >/dev/null ||
-	die "$BASE_REPO has no tag $tag: run 'make base' (SCENARIO=rt for rt) first"
+	die "$BASE_REPO has no tag $tag: run 'make base' (SCENARIO=rt for rt, BASE_TREE=android for android) first"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mm510-quilt.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
