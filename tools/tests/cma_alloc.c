@@ -9,7 +9,14 @@
  * pageblock isolation and pcp drain that 0106 moved into it) and gives
  * them back, ROUNDS times (200 in the long form).  In every round:
  * - while the ranges are held, CmaFree has dropped by at least their
- *   size, so they came from the CMA area, not from a fallback;
+ *   size, so they came from the CMA area, not from a fallback; less the
+ *   pages on the per-cpu lists at the start, some of which may be CMA
+ *   pages, which CmaFree does not count until alloc_contig_range()
+ *   drains them back (Android's common kernel keeps a per-cpu list of
+ *   CMA pages and fills movable requests from it first: in the android
+ *   scenario CmaFree dropped by 481 pages for the 512 taken on plain
+ *   ACK, by 495 and 499 with the android flavour, and this check failed
+ *   on both before it allowed for them);
  * - once they are given back, CmaFree plus the pages on the per-cpu
  *   lists (where freed CMA pages wait on the movable list) is back at
  *   its start, and pgfree grew by at least the pages freed;
@@ -137,7 +144,7 @@ out:
 
 int main(void)
 {
-	long long cma_start, cma_now, pcp, free_start, pgfree0;
+	long long cma_start, cma_now, pcp, pcp_start, free_start, pgfree0;
 	long long held = (long long)HOLD * RANGE_PAGES;
 	int rounds = mmt_stress_pick(20, 200), i, loaded = 0;
 	int ret = KSFT_FAIL;
@@ -150,10 +157,11 @@ int main(void)
 	mmt_drop_caches();
 	free_start = mmt_free_pages();
 	cma_start = cma_free();
-	if (free_start < 0 || cma_start < 0)
+	pcp_start = mmt_zoneinfo_sum("count:");
+	if (free_start < 0 || cma_start < 0 || pcp_start < 0)
 		return KSFT_FAIL;
-	mmt_log("CmaTotal %lld kB, CmaFree %lld pages", mmt_meminfo("CmaTotal"),
-		cma_start);
+	mmt_log("CmaTotal %lld kB, CmaFree %lld pages, %lld pages on per-cpu lists",
+		mmt_meminfo("CmaTotal"), cma_start, pcp_start);
 	if (!mmt_check(cma_start >= 2 * held,
 		       "CmaFree %lld pages: too small for %lld", cma_start, held))
 		return KSFT_FAIL;
@@ -170,9 +178,9 @@ int main(void)
 		if (!mmt_check(mmt_module_param_read(MODULE, "hold") == HOLD,
 			       "round %d: module holds %lld ranges", i,
 			       mmt_module_param_read(MODULE, "hold")) ||
-		    !mmt_check(cma_now >= 0 && cma_start - cma_now >= held,
-			       "round %d: CmaFree dropped by %lld pages for %lld taken",
-			       i, cma_start - cma_now, held))
+		    !mmt_check(cma_now >= 0 && cma_start + pcp_start - cma_now >= held,
+			       "round %d: CmaFree dropped by %lld pages for %lld taken (%lld were on per-cpu lists)",
+			       i, cma_start - cma_now, held, pcp_start))
 			goto out;
 
 		pgfree0 = mmt_vmstat("pgfree");
