@@ -40,9 +40,11 @@ trap 'rm -rf "$tmp"' EXIT
 series_patches >"$tmp/patches"
 t0=$SECONDS
 rc=0
+# The base of the scenario's tree (vanilla's, or a downstream tree's:
+# Debian's, ACK), and the stack's branch on it.
 KABI_HEADER="Scenario \`$sc\` ($SC_ARCH; fragments ${SC_KEY//+/, }), built with KBUILD_SYMTYPES=1." \
-	"$TOP/ci/kabi-report.sh" "$BUILD/obj/$(basename "$BASE_REPO")-$SC_KEY" \
-	"$BUILD/obj/$(basename "$stack")-$SC_KEY" "$stack" "$BASE_TAG" "$STACK_BRANCH" \
+	"$TOP/ci/kabi-report.sh" "$BUILD/obj/$(basename "$(base_checkout)")-$SC_KEY" \
+	"$BUILD/obj/$(basename "$stack")-$SC_KEY" "$stack" "$TR_TAG" "$(stack_branch)" \
 	"$tmp/patches" "$out" ${KABI_SYMBOLS:+"$KABI_SYMBOLS"} || rc=$?
 [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || exit "$rc"
 msg "report in $((SECONDS - t0)) s"
