@@ -162,21 +162,25 @@ t_gate_series_order() {
 t_gate_series_variant() {
 	local p out rc=0 v d
 	p=$(project_copy)
+	# series_gate: the series gate on the copy, its verdict in out, its
+	# status in rc, its first line shown.
+	series_gate() {
+		rc=0
+		out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
+		echo "$out" | head -n 1 | cut -c1-200
+	}
 	v=$(cd "$p/patches" && ls 0302-*.patch)
 	mkdir -p "$p/patches/rt"
 	# A context-only refresh: another index line, the same changes.
 	sed 's/^index [0-9a-f]*\.\.[0-9a-f]*/index 000000000..111111111/' \
 		"$p/patches/$v" >"$p/patches/rt/$v"
 	sed -i "s|^$v\$|$v\t#-rt\n#+rt rt/$v|" "$p/series"
-	out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
-	echo "$out" | head -n 1 | cut -c1-160
+	series_gate
 	[ "$rc" -eq 0 ] && grep -q '^ok 1 series: files and entries # pass:' <<<"$out" || {
 		echo "a context-only variant did not pass"; return 1; }
 	# A variant that takes another lock than its vanilla patch.
 	sed -i 's/memcg_stock\.stock_lock/memcg_stock.lock/' "$p/patches/rt/$v"
-	rc=0
-	out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
-	echo "$out" | head -n 1 | cut -c1-200
+	series_gate
 	[ "$rc" -ne 0 ] || { echo "the series gate passed a variant with other changes"; return 1; }
 	grep -q "^not ok 1 series: files and entries # fail: rt/$v is a variant of $v whose added or removed lines differ" <<<"$out" || {
 		echo "no failure naming rt/$v"; return 1; }
@@ -185,22 +189,16 @@ t_gate_series_variant() {
 	d=$(sed -n 's/.*mark it a form (form:\([0-9a-f]*\) .*/\1/p' <<<"$out")
 	[ -n "$d" ] || { echo "the failure gave no form digest"; return 1; }
 	sed -i "s|^#+rt rt/$v\$|&\tform:$d|" "$p/series"
-	rc=0
-	out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
-	echo "$out" | head -n 1 | cut -c1-200
+	series_gate
 	grep -q "^not ok 1 series: files and entries # fail: rt/$v is a form of $v with the same message" <<<"$out" || {
 		echo "a form without its own message passed"; return 1; }
 	sed -i '0,/^$/!{0,/^---$/s/^---$/A host test: this form takes another lock.\n\n---/}' "$p/patches/rt/$v"
-	rc=0
-	out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
-	echo "$out" | head -n 1 | cut -c1-200
+	series_gate
 	[ "$rc" -eq 0 ] && grep -q '^ok 1 series: files and entries # pass:' <<<"$out" || {
 		echo "a marked form with its own message did not pass"; return 1; }
 	# The vanilla patch changes a line: its form is behind, and says so.
 	sed -i '0,/^+.*memcg_stock/s/memcg_stock/memcg_stock_changed/' "$p/patches/$v"
-	rc=0
-	out=$(env BUILD="$scratch/build-gsv" BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" series 2>&1) || rc=$?
-	echo "$out" | head -n 1 | cut -c1-200
+	series_gate
 	grep -q "^not ok 1 series: files and entries # fail: $v changed since its rt form rt/$v was made (form:$d, now form:" <<<"$out" || {
 		echo "a change to the vanilla patch left its form behind unnoticed"; return 1; }
 }
