@@ -48,11 +48,10 @@ initrd=$obj/mm510-initramfs.cpio
 # tree's localversion files, read here independently of kbuild.
 release=$BASE_VERSION
 if [ "$TR_NAME" = android ]; then
-	# ACK's sublevel is its own (the bundle's, or your checkout's):
-	# its Makefile's, whose branch ci/apply.sh has checked.
-	release=$(awk '$2 == "=" && $1 == "VERSION" { v = $3 } $2 == "=" && $1 == "PATCHLEVEL" { p = $3 }
-		$2 == "=" && $1 == "SUBLEVEL" { s = $3 } END { if (v != "") print v "." p "." s }' "$tree/Makefile")
-	[ -n "$release" ] || die "no VERSION in $tree/Makefile"
+	# ACK's sublevel is its own (the bundle's, or your checkout's,
+	# whose branch ci/apply.sh has checked), as base.sh reads it.
+	release=$(make -s -C "$tree" kernelversion) ||
+		die "$tree: 'make kernelversion' failed"
 fi
 if [ "${TREE:-stack}" = peer ]; then
 	# shellcheck source=ci/peer.pin
