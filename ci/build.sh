@@ -95,7 +95,15 @@ frags=()
 for f in "${SC_FRAGMENTS[@]}"; do frags+=("$TOP/configs/$f.config"); done
 cfgtmp=$(mktemp -d "$BUILD/.config.XXXXXX")
 trap 'rm -rf "$cfgtmp"' EXIT
-(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$cfgtmp" "${frags[@]}") \
+# On allnoconfig (-n), or on the tree's defconfig that a fragment names
+# (ci/scenario.sh, SC_DEFCONFIG) with what it leaves unset at defaults.
+mopts=(-n) base_cfg=()
+if [ -n "$SC_DEFCONFIG" ]; then
+	mopts=() base_cfg=("$tree/arch/$SC_ARCH/configs/$SC_DEFCONFIG")
+	[ -f "${base_cfg[0]}" ] ||
+		die "$SC_KEY starts from $SC_DEFCONFIG, which $tree does not have (arch/$SC_ARCH/configs/)"
+fi
+(cd "$tree" && scripts/kconfig/merge_config.sh "${mopts[@]}" -O "$cfgtmp" "${base_cfg[@]}" "${frags[@]}") \
 	>"$cfgtmp/merge.log" 2>&1 || {
 	cat "$cfgtmp/merge.log" >&2
 	die "merge_config.sh failed for $SC_KEY"

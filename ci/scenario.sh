@@ -3,7 +3,7 @@
 #   scenario_load NAME  sets SC_NAME SC_FRAGMENTS (array) SC_KEY SC_TIER
 #                       SC_TIMEOUT SC_MACHINE (array) SC_ARGS,
 #                       SC_TOOLCHAIN (gcc or llvm) and SC_KCC (its
-#                       compilers as make arguments), the arch
+#                       compilers as make arguments), SC_DEFCONFIG, the arch
 #                       (SC_ARCH and the other values arch_load sets) and
 #                       the base tree (TR_*, ci/lib.sh's tree_load), or
 #                       dies naming the known ones.  ADD_FRAGMENTS (comma-
@@ -25,6 +25,12 @@
 # The toolchain of the kernel: a fragment may name it on a line
 # "# Toolchain: llvm" (clang and lld, LLVM=1 LLVM_IAS=1, as Android's
 # kernels are built; configs/llvm.config); otherwise gcc (SC_TOOLCHAIN).
+#
+# The starting config: a scenario's fragments are merged on allnoconfig,
+# or, when a fragment names one on a line "# Defconfig: NAME", on the
+# tree's own arch/ARCH/configs/NAME (SC_DEFCONFIG; ACK's gki_defconfig
+# for configs/gki.config), the options it leaves unset at their
+# defaults (merge_config.sh without -n, as make NAME does).
 #
 # The base tree: a fragment may name it on a line "# Tree: NAME" (one of
 # ci/lib.sh's TREES: the RT fragment names debian-rt, whose kernel has
@@ -131,6 +137,9 @@ scenario_load() {
 	else
 		SC_KCC=(CC="ccache ${SC_CROSS}gcc" HOSTCC="ccache gcc")
 	fi
+
+	fragment_value Defconfig defconfig
+	SC_DEFCONFIG=$FV_VALUE
 
 	fragment_value Tree tree
 	if [ -n "$FV_VALUE" ] && [ -n "${BASE_TREE:-}" ] && [ "$BASE_TREE" != "$FV_VALUE" ]; then
