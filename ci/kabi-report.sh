@@ -36,8 +36,9 @@
 # EXPORT_SYMBOL line.
 #
 # Writes OUTDIR/report.md and, for machines, OUTDIR/symbols.tsv,
-# types.tsv, members.tsv, keys.tsv, symbol-list.tsv (with a SYMBOL-LIST),
-# and libabigail's base.abi.xml, stack.abi.xml and abidiff.txt, all at
+# types.tsv, members.tsv, inplace.tsv, keys.tsv, symbol-list.tsv (with a
+# SYMBOL-LIST), and libabigail's base.abi.xml, stack.abi.xml, abidiff.txt
+# and abidiff-harmless.txt, all at
 # once: they are made in a temporary folder beside OUTDIR and moved in
 # place only when complete.
 # Exit status: 0; 3 when a symbol of SYMBOL-LIST breaks; 1 on an error
@@ -154,6 +155,46 @@ else
 	fi
 fi
 echo "$key" >"$tmp/out/abidiff.key"
+# What abidiff leaves out as harmless, which the leaf report above does
+# not show: a member replaced in place by an anonymous union holding it
+# (Android's ANDROID_KABI_USE of a reserve, or _ANDROID_KABI_REPLACE of
+# a member), or renamed in place.  The whole report with --harmless
+# (libabigail 2.2 fails with --leaf-changes-only --harmless), kept and
+# reused like the leaf one.
+hkey="$abiver --harmless $(cat "$tmp/out/base.abi.key" "$tmp/out/stack.abi.key" | paste -sd' ' -)"
+if [ -f "$out/abidiff-harmless.txt" ] && [ "$(cat "$out/abidiff-harmless.key" 2>/dev/null)" = "$hkey" ]; then
+	cp "$out/abidiff-harmless.txt" "$tmp/out/abidiff-harmless.txt"
+else
+	msg "abidiff --harmless: base.abi.xml against stack.abi.xml (minutes)"
+	rc=0
+	abidiff --harmless "$tmp/out/base.abi.xml" "$tmp/out/stack.abi.xml" \
+		>"$tmp/out/abidiff-harmless.txt" 2>"$tmp/abidiff.err" || rc=$?
+	if (( rc & 3 )); then
+		cat "$tmp/abidiff.err" "$tmp/out/abidiff-harmless.txt" | tail -n 20 >&2
+		die "abidiff --harmless failed (status $rc)"
+	fi
+fi
+echo "$hkey" >"$tmp/out/abidiff-harmless.key"
+# inplace.tsv: member ("struct::member"), how ("reserve used", "union
+# with the old member" or "renamed"), what it is now.
+{
+	printf 'member	how	now
+'
+	awk -v q="'" '
+	function quoted(str,   i, j) {
+		i = index(str, q); if (!i) return ""
+		str = substr(str, i + 1); j = index(str, q)
+		return j ? substr(str, 1, j - 1) : ""
+	}
+	/data member .* was replaced by anonymous data member:$/ { m = quoted($0); want = 1; next }
+	want { want = 0; u = quoted($0)
+		how = m ~ /::android_kabi_reserved[0-9]+$/ ? "reserve used" : "union with the old member"
+		print m "\t" how "\t" u; next }
+	/^ *name of .* changed to .*/ {
+		s = $0; m = quoted(s); sub(/^[^'\'']*'\''[^'\'']*'\''/, "", s); n = quoted(s)
+		sub(/.*::/, "", n); print m "\trenamed\t" n
+	}' "$tmp/out/abidiff-harmless.txt" | sort -u
+} >"$tmp/out/inplace.tsv"
 
 # leaf.tsv: "type", name, location, summary.  A leaf block opens with
 # "'struct zone at mmzone.h:428:1' changed:" and lists its changes
@@ -617,6 +658,8 @@ ntypes=$(($(wc -l <"$tmp/out/types.tsv") - 1))
 	echo "| export type changed (GPL) | $nexp |"
 	echo "| same CRC, a type they reach changed (abidiff) | $nabi |"
 	echo "| types changed (abidiff leaf changes) | $ntypes |"
+	echo "| members replaced in place by a union of the same size (ANDROID_KABI_USE, _ANDROID_KABI_REPLACE) | $(awk -F'\t' 'NR > 1 && $2 != "renamed"' "$tmp/out/inplace.tsv" | wc -l) |"
+	echo "| members renamed in place | $(awk -F'\t' 'NR > 1 && $2 == "renamed"' "$tmp/out/inplace.tsv" | wc -l) |"
 	echo
 	if [ "$have_symtypes" = 0 ]; then
 		echo "No \*.symtypes in both build folders (KBUILD_SYMTYPES=1): CRC changes are not put on patches."
@@ -669,6 +712,16 @@ ntypes=$(($(wc -l <"$tmp/out/types.tsv") - 1))
 	echo "| type | change | CRCs through it | patches |"
 	echo "| --- | --- | ---: | --- |"
 	awk -F'\t' 'NR > 1 { printf "| `%s` | %s | %s | %s |\n", $1, $3, $4, $5 }' "$tmp/out/types.tsv"
+	echo
+	echo "## Members changed in place (abidiff --harmless)"
+	echo
+	echo "What the leaf report leaves out as harmless: the same size and offset, a"
+	echo "reserve taken by ANDROID_KABI_USE, a member kept in a union with its"
+	echo "replacement (_ANDROID_KABI_REPLACE), or a member renamed."
+	echo
+	echo "| member | how | now |"
+	echo "| --- | --- | --- |"
+	awk -F'\t' 'NR > 1 { printf "| `%s` | %s | `%s` |\n", $1, $2, $3 }' "$tmp/out/inplace.tsv"
 	echo
 	echo "## Types behind the CRC changes (genksyms)"
 	echo

@@ -11,7 +11,10 @@
 #
 # KABI_SYMBOLS=FILE: the symbols your modules use (an Android symbol
 # list, or one name per line); the report says which of them break, and
-# make kabi fails when any does.
+# make kabi fails when any does.  On the android tree it defaults to the
+# union of the tree's own android/abi_gki_aarch64* lists (ACK's KMI: the
+# symbols of every vendor's list), kept beside the report as
+# build/kabi-SCENARIO-symbols.txt.
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
@@ -29,6 +32,22 @@ lock_build
 out=$BUILD/kabi
 [ "$sc" = default ] || out=$BUILD/kabi-$sc
 stack=$(stack_tree)
+
+# ACK's symbol lists: "[abi_symbol_list]" files, one per vendor, beside
+# libabigail's files (abi_gki_aarch64.xml*), which are not lists.
+if [ "$TR_NAME" = android ] && [ -z "${KABI_SYMBOLS:-}" ]; then
+	tree_import --checkout
+	lists=()
+	for f in "$(base_checkout)"/android/abi_gki_aarch64*; do
+		[ -f "$f" ] && [[ ${f##*/} != *.* ]] && lists+=("$f")
+	done
+	[ ${#lists[@]} -gt 0 ] || die "$(base_checkout)/android has no abi_gki_aarch64* symbol list"
+	sed -e 's/#.*//' -e '/^[[:space:]]*\[.*\][[:space:]]*$/d' "${lists[@]}" |
+		awk 'NF == 1 { print $1 }' | sort -u >"$out-symbols.txt.new"
+	mv "$out-symbols.txt.new" "$out-symbols.txt"
+	KABI_SYMBOLS=$out-symbols.txt
+	msg "KABI_SYMBOLS: the union of ${#lists[@]} lists of $(base_checkout)/android, $(wc -l <"$KABI_SYMBOLS") symbols"
+fi
 
 t0=$SECONDS
 TREE=base "$TOP/ci/build.sh" "$sc"

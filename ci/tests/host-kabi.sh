@@ -109,3 +109,46 @@ t_kabi_bad_input() {
 	cmp -s "$d/out/report.md" "$d/good.md" || { echo "the last good report was changed"; return 1; }
 	[ -z "$(find "$d" -maxdepth 1 -name '.kabi.*')" ] || { echo "a half-written report was left"; return 1; }
 }
+
+# A reserve taken in place, as Android's ANDROID_KABI_USE takes one: a
+# union of the new member and the old one, the same size at the same
+# offset.  abidiff calls that harmless, so the leaf report has no type
+# change; the report lists it among the members changed in place, and a
+# symbol list naming the function that reaches it passes (its CRC is
+# the same, as genksyms sees the reserve).  Checked once against the
+# report without the in-place table: it had no line for the reserve.
+t_kabi_report_inplace() {
+	local d=$scratch/kabi-inplace v r
+	command -v abidiff >/dev/null || { echo "abidiff not installed (apt-get install abigail-tools)"; return 4; }
+	mkdir -p "$d/tree" "$d/base" "$d/stack"
+	cp "$TOP"/ci/tests/data/kabi/syn.[ch] "$d/tree/"
+	(
+		cd "$d/tree" || exit 1
+		sed -i 's/^\tint count;$/\tint count;\n\tunsigned long long android_kabi_reserved1;/' syn.h
+		git init -q -b master
+		git add syn.h syn.c
+		git -c user.name=t -c user.email=t@t commit -qm base
+		git tag base
+		sed -i 's/^\tunsigned long long android_kabi_reserved1;$/\tunion { long high; struct { unsigned long long android_kabi_reserved1; }; };/' syn.h
+		git -c user.name=t -c user.email=t@t commit -qam 'syn: use a reserve'
+		echo '/* nothing exported changes */' >>syn.c
+		git -c user.name=t -c user.email=t@t commit -qam 'syn: a comment'
+		gcc -g -gdwarf-4 -O1 -fno-pic -no-pie -nostdlib -static -o ../stack/vmlinux syn.c
+		git checkout -q base
+		gcc -g -gdwarf-4 -O1 -fno-pic -no-pie -nostdlib -static -o ../base/vmlinux syn.c
+		git checkout -q master
+	)
+	printf '0001-syn-use-a-reserve.patch\n0002-syn-a-comment.patch\n' >"$d/patches"
+	for v in base stack; do
+		printf '0x11111111\tsyn_count\tvmlinux\tEXPORT_SYMBOL\t\n0x22222222\tsyn_other_get\tvmlinux\tEXPORT_SYMBOL_GPL\t\n' \
+			>"$d/$v/Module.symvers"
+	done
+	printf '[abi_symbol_list]\n  syn_count\n' >"$d/mine"
+	kabi_run "$d" "$d/mine" || { echo "a reserve taken in place breaks syn_count"; return 1; }
+	r=$d/out/report.md
+	grep -qF '| types changed (abidiff leaf changes) | 0 |' "$r" || { echo "the reserve is a leaf type change"; cat "$r"; return 1; }
+	grep -qF '| members replaced in place by a union of the same size (ANDROID_KABI_USE, _ANDROID_KABI_REPLACE) | 1 |' "$r" ||
+		{ echo "the summary does not count the reserve"; cat "$r"; return 1; }
+	grep -q '^syn_zone::android_kabi_reserved1	reserve used	union {long int high; struct {unsigned long long int android_kabi_reserved1;};}$' \
+		"$d/out/inplace.tsv" || { echo "inplace.tsv lacks the reserve"; cat "$d/out/inplace.tsv"; return 1; }
+}
