@@ -94,9 +94,17 @@ msg "$changed of ${#patches[@]} patch files rewritten from $branch"
 # applied, as ci/apply.sh does: the next refresh, after more commits,
 # then takes these files as its starting point instead of refusing them
 # as edited, and `make apply` has nothing to redo.  A flavour's shared
-# patches keep the vanilla context and so stay unrecorded.
+# patches keep the vanilla context: each must be the file the branch
+# was applied from (its hash in the old record).
 for i in "${!patches[@]}"; do
-	cmp -s "${made[$i]}" "$TOP/patches/${patches[$i]}" || exit 0
+	p=${patches[$i]}
+	if [ ${#shared[@]} -gt 0 ] && in_list "$p" "${shared[@]}"; then
+		[ -f "$stamp_file" ] || exit 0
+		was=$(awk -v f="$p" 'NR > 2 && substr($0, 67) == f { print $1 }' "$stamp_file")
+		[ -n "$was" ] && [ "$(sha256sum <"$TOP/patches/$p" | cut -d' ' -f1)" = "$was" ] || exit 0
+		continue
+	fi
+	cmp -s "${made[$i]}" "$TOP/patches/$p" || exit 0
 done
 stamp_applied "$stamp_file" "$base" "$branch" "$(git -C "$stack" rev-parse "$branch")" \
 	"${patches[@]}"
