@@ -103,6 +103,9 @@ help:
 	@echo '                    opening "commit <id> upstream." (upstream.tsv); To: SEND_TO,'
 	@echo '                    Cc: its upstream authors and linux-mm; writes the mails to'
 	@echo '                    build/send/ (no mail sent)'
+	@echo '  make ack-export   the android flavour as ACK'"'"'s Gerrit takes patches: BACKPORT:'
+	@echo '                    or ANDROID: subjects, the cherry-pick line and a Change-Id'
+	@echo '                    (build/ack/, with a quilt series)'
 	@echo '  make refresh      write patches/ back from the stack branch (after git rebase -i'
 	@echo '                    or a new commit in build/stack; names from series)'
 	@echo '  make rebase BASE=5.10.N  apply the series on another 5.10.y from the same archive'
@@ -212,6 +215,9 @@ kabi:
 	@$(MAIN) deps fetch base apply
 	@ci/kabi.sh
 
+ack-export:
+	@ci/ack-export.sh
+
 kcsan kmemleak:
 	@$(MAIN) deps fetch base apply
 	@ci/against-base.sh $@
@@ -249,6 +255,6 @@ distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi kcsan kmemleak \
+.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi ack-export kcsan kmemleak \
 	gates lava \
 	maintainers-notes send rebase refresh clean distclean

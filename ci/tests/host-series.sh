@@ -350,3 +350,37 @@ t_gate_provenance_tsv() {
 	expect_fail "upstream.tsv: missing" env BUILD="$scratch/build-gpt2" \
 		BASE_REPO="$BASE_REPO" "$p/ci/gates.sh" provenance
 }
+
+# make ack-export: every patch of the android flavour tagged as ACK's
+# rules ask, a backport with the full id of its upstream commit
+# (upstream.tsv) in its cherry-pick line, the same Change-Id on a second
+# export, the patch bodies as they were; a Git-commit that upstream.tsv
+# lacks stops the export with the patch's name, and the last export is
+# left as it was.
+t_ack_export() {
+	local p out=$scratch/ack f n c id
+	"$TOP/ci/ack-export.sh" "$out" || return 1
+	n=$(grep -cv '^#' <<<"$("$TOP/ci/series.sh" android)")
+	[ "$(wc -l <"$out/series")" -eq "$n" ] || { echo "$out/series does not list the flavour's $n patches"; return 1; }
+	while read -r f; do
+		grep -q '^Subject: \[PATCH\] \(BACKPORT\|ANDROID\): ' "$out/$f" || { echo "$f: no ACK tag"; return 1; }
+		grep -q '^Change-Id: I[0-9a-f]\{40\}$' "$out/$f" || { echo "$f: no Change-Id"; return 1; }
+		c=$(sed -n '/^---$/q; s/^Git-commit: //p' "$TOP/patches/$f")
+		if [ -n "$c" ]; then
+			id=$(sed -n 's/^(cherry picked from commit \([0-9a-f]\{40\}\))$/\1/p' "$out/$f")
+			[[ $id == "$c"* ]] || { echo "$f: cherry-pick line '$id' is not Git-commit $c"; return 1; }
+			grep -q "^$id	" "$TOP/upstream.tsv" || { echo "$f: $id is not in upstream.tsv"; return 1; }
+		fi
+		cmp -s <(sed '1,/^---$/d' "$TOP/patches/$f") <(sed '1,/^---$/d' "$out/$f") ||
+			{ echo "$f: the diff differs from patches/$f"; return 1; }
+	done <"$out/series"
+	cp -r "$out" "$out.first"
+	"$TOP/ci/ack-export.sh" "$out" || return 1
+	diff -r "$out.first" "$out" >/dev/null || { echo "a second export differs from the first"; return 1; }
+	p=$(project_copy)
+	f=$(cd "$p/patches" && ls 0105-*.patch)
+	sed -i 's/^\(Git-commit: \)[0-9a-f]*$/\1000000000000/' "$p/patches/$f"
+	sed -i "s|^#+android android/$f.*||; s|^$f.*|$f|" "$p/series"
+	expect_fail "patches/$f: Git-commit 000000000000 is not in upstream.tsv" env BUILD="$scratch/build-ack" "$p/ci/ack-export.sh" "$out"
+	diff -r "$out.first" "$out" >/dev/null || { echo "a failed export changed the last one"; return 1; }
+}

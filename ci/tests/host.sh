@@ -96,6 +96,7 @@ pre_vanilla() {
 	run_case "bench: an arch without a bench scenario is refused" t_bench_arch
 	run_case "gates: an out-of-order series entry must say why" t_gate_series_order
 	run_case "gates: a variant differs from its patch in context only, or is a form kept in step" t_gate_series_variant
+	run_case "ack-export: ACK's tags and trailers, the same on every export; an unknown commit stops it" t_ack_export
 	run_case "gates: checkpatch error fails its patch" t_gate_checkpatch
 	run_case "gates: missing Link:/Git-commit: fail provenance" t_gate_provenance
 	run_case "gates: provenance checks each patch against upstream.tsv" t_gate_provenance_table
