@@ -20,8 +20,11 @@ JOBS		?= $(shell nproc)
 # compiles only the objects the series or the tree's patches change
 # (what make check does; ci/build.sh says how), all the whole kernel.
 OBJECTS		?= all
+# make build TREE=stack MODULES_FROM=base: the stack's initramfs takes the
+# test modules built against the base (Documentation/android.md).
+MODULES_FROM	?=
 
-export SCENARIO BASE_TREE KERNEL_TREE ANDROID_DIR TREE TESTS BUILD JOBS OBJECTS
+export SCENARIO BASE_TREE KERNEL_TREE ANDROID_DIR TREE TESTS BUILD JOBS OBJECTS MODULES_FROM
 
 # make send: where the series goes, comma- or space-separated addresses
 # (a downstream list, or stable@vger.kernel.org); make send needs it.
@@ -140,6 +143,8 @@ help:
 	@echo '  ANDROID_DIR=$(ANDROID_DIR)    where the android tree'"'"'s bundle'
 	@echo '                    (ci/android.pin) is'
 	@echo '  TREE=$(TREE)    stack (the series applied) or base (plain 5.10.262)'
+	@echo '  MODULES_FROM=$(MODULES_FROM)    base: the stack'"'"'s initramfs takes the test modules built'
+	@echo '                    against the base, loaded as a vendor'"'"'s are (empty: its own)'
 	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all, or those the scenario names)'
 	@echo '  OBJECTS=$(OBJECTS)    all, or changed: for a compile-only scenario on Debian'"'"'s tree,'
 	@echo '                    only the objects the series or Debian'"'"'s patches change'

@@ -49,6 +49,20 @@ cut)	tree=$BUILD/cut
 *)	die "TREE must be 'stack', 'base', 'peer' or 'cut', not '$TREE'" ;;
 esac
 
+# MODULES_FROM=base (the initramfs, below): the base's modules must be
+# there, and CRCs that a module's load checks.
+case ${MODULES_FROM:-} in
+"")	;;
+base)	[ "${TREE:-stack}" = stack ] || die "MODULES_FROM=base is for the stack's kernel, not TREE=$TREE"
+	[ "$SC_TIMEOUT" != - ] || die "MODULES_FROM=base: $SC_NAME is compiled only, no initramfs takes modules"
+	bobj=$BUILD/obj/$(basename "$(base_checkout)")-$SC_KEY
+	grep -qs '^CONFIG_MODVERSIONS=y' "$bobj/.config" ||
+		die "MODULES_FROM=base needs CONFIG_MODVERSIONS in $SC_KEY (ADD_FRAGMENTS=kabi adds it): without it nothing checks a module against the kernel"
+	ls "$bobj"/mm510-modules/*.ko >/dev/null 2>&1 ||
+		die "no test modules in $bobj/mm510-modules: build the base first (TREE=base, the same scenario and fragments)" ;;
+*)	die "MODULES_FROM must be empty or 'base', not '$MODULES_FROM'" ;;
+esac
+
 # OBJECTS=changed (below): first, that the tree's own patches and the
 # series change no file in common.
 case ${OBJECTS:-all} in
@@ -296,6 +310,15 @@ if [ "$SC_TIER" = bench ] && [ "$SC_ARCH" = x86 ] && in_list lat "${SC_FRAGMENTS
 		[ -f "$f" ] || die "$f (cyclictest's, from ldd) is not a file on this host"
 	done
 fi
+# MODULES_FROM=base: the initramfs takes the test modules that the base
+# tree's build of this scenario compiled, not those compiled here: modules
+# built against the plain tree, as a vendor's are, loaded into the
+# stack's kernel, where modversions refuses one whose CRCs disagree.
+modsrc=$moddir
+if [ "${MODULES_FROM:-}" = base ]; then
+	modsrc=$BUILD/obj/$(basename "$(base_checkout)")-$SC_KEY/mm510-modules
+	msg "$SC_KEY: the initramfs takes the base's test modules ($modsrc)"
+fi
 list=$cfgtmp/initramfs.list
 {
 	echo "dir /dev 0755 0 0"
@@ -333,7 +356,7 @@ list=$cfgtmp/initramfs.list
 			echo "file $f $(readlink -f "$f") 0755 0 0"
 		done
 	fi
-	for m in "$moddir"/*.ko; do
+	for m in "$modsrc"/*.ko; do
 		[ -e "$m" ] || continue
 		[ -f "$TOP/tools/modules/$(basename "$m" .ko).c" ] || continue
 		echo "file /modules/${m##*/} $m 0644 0 0"
