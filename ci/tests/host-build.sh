@@ -100,6 +100,26 @@ t_foreign_option() {
 		env BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base CONFIG_ONLY=1 "$p/ci/build.sh" arm64
 }
 
+# A fragment's "# Defconfig:" line: the scenario's .config starts from
+# that defconfig of the tree (arm64's defconfig turns NUMA on, which
+# allnoconfig leaves off), the fragments' own values on top; a defconfig
+# the tree does not have stops the build, naming it.
+t_defconfig_base() {
+	local p b=$scratch/b-defconfig out
+	p=$(project_copy)
+	printf '# Arch: arm64\n# Defconfig: defconfig\n# CONFIG_SWAP is not set\n' >"$p/configs/mm510defc.config"
+	echo 'mm510defc mm510defc full - - -' >>"$p/configs/scenarios"
+	out=$(BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base CONFIG_ONLY=1 \
+		"$p/ci/build.sh" mm510defc 2>&1) || { echo "$out"; return 1; }
+	grep -qx 'CONFIG_NUMA=y' "$b"/obj/*-mm510defc/.config ||
+		{ echo "$out"; echo "the .config did not start from arm64's defconfig"; return 1; }
+	grep -qx '# CONFIG_SWAP is not set' "$b"/obj/*-mm510defc/.config ||
+		{ echo "the fragment's value was lost"; return 1; }
+	sed -i 's/^# Defconfig: defconfig$/# Defconfig: mm510_no_such_defconfig/' "$p/configs/mm510defc.config"
+	expect_fail "mm510defc starts from mm510_no_such_defconfig, which" \
+		env BUILD="$b" BASE_REPO="$BASE_REPO" TREE=base CONFIG_ONLY=1 "$p/ci/build.sh" mm510defc
+}
+
 # TESTS narrows a boot to those tests, also in a scenario with its own
 # subset (pageowner's mm510.tests=): the kernel command line that
 # BOOT_DESCRIBE prints has one mm510.tests=, TESTS's, and keeps the

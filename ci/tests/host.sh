@@ -90,6 +90,7 @@ pre_vanilla() {
 	run_case "build: a boot image's piggy.o carrying an earlier kernel is found" t_piggy_stale
 	run_case "scenario: an unknown arch is named with the known ones" t_unknown_arch
 	run_case "build: another arch's option is left out, an unknown one fails" t_foreign_option
+	run_case "build: a fragment's defconfig is the start, one the tree lacks is named" t_defconfig_base
 	run_case "boot: TESTS narrows a scenario that has its own subset" t_boot_tests_narrow
 	run_case "build/boot: missing cross compiler or QEMU names its package" t_missing_cross
 	run_case "build: a missing clang or lld names its package, an unknown toolchain fails" t_missing_llvm
