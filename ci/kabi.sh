@@ -12,9 +12,9 @@
 # KABI_SYMBOLS=FILE: the symbols your modules use (an Android symbol
 # list, or one name per line); the report says which of them break, and
 # make kabi fails when any does.  On the android tree it defaults to the
-# union of the tree's own android/abi_gki_aarch64* lists (ACK's KMI: the
-# symbols of every vendor's list), kept beside the report as
-# build/kabi-SCENARIO-symbols.txt.
+# union of the KMI symbol lists that the tree's build.config.gki.aarch64
+# names (ACK's KMI: the symbols of every vendor's list), kept beside the
+# report as build/kabi-SCENARIO-symbols.txt.
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
@@ -33,20 +33,24 @@ out=$BUILD/kabi
 [ "$sc" = default ] || out=$BUILD/kabi-$sc
 stack=$(stack_tree)
 
-# ACK's symbol lists: "[abi_symbol_list]" files, one per vendor, beside
-# libabigail's files (abi_gki_aarch64.xml*), which are not lists.
+# ACK's KMI symbol lists: those its GKI build names in
+# build.config.gki.aarch64, KMI_SYMBOL_LIST and
+# ADDITIONAL_KMI_SYMBOL_LISTS ("[abi_symbol_list]" files in android/).
 if [ "$TR_NAME" = android ] && [ -z "${KABI_SYMBOLS:-}" ]; then
 	tree_import --checkout
-	lists=()
-	for f in "$(base_checkout)"/android/abi_gki_aarch64*; do
-		[ -f "$f" ] && [[ ${f##*/} != *.* ]] && lists+=("$f")
+	bc=$(base_checkout)/build.config.gki.aarch64
+	[ -f "$bc" ] || die "$bc missing: no KMI symbol lists to check (give KABI_SYMBOLS=FILE)"
+	mapfile -t lists < <(sed -n '/^KMI_SYMBOL_LIST=/p; /^ADDITIONAL_KMI_SYMBOL_LISTS="/,/"/p' "$bc" |
+		grep -o 'android/[A-Za-z0-9_.-]*' | sort -u)
+	[ ${#lists[@]} -gt 0 ] || die "$bc names no KMI symbol list"
+	for f in "${lists[@]}"; do
+		[ -f "$(base_checkout)/$f" ] || die "$bc names $f, which the tree does not have"
 	done
-	[ ${#lists[@]} -gt 0 ] || die "$(base_checkout)/android has no abi_gki_aarch64* symbol list"
-	sed -e 's/#.*//' -e '/^[[:space:]]*\[.*\][[:space:]]*$/d' "${lists[@]}" |
+	sed -e 's/#.*//' -e '/^[[:space:]]*\[.*\][[:space:]]*$/d' "${lists[@]/#/$(base_checkout)/}" |
 		awk 'NF == 1 { print $1 }' | sort -u >"$out-symbols.txt.new"
 	mv "$out-symbols.txt.new" "$out-symbols.txt"
 	KABI_SYMBOLS=$out-symbols.txt
-	msg "KABI_SYMBOLS: the union of ${#lists[@]} lists of $(base_checkout)/android, $(wc -l <"$KABI_SYMBOLS") symbols"
+	msg "KABI_SYMBOLS: the union of the ${#lists[@]} KMI lists of $bc, $(wc -l <"$KABI_SYMBOLS") symbols"
 fi
 
 t0=$SECONDS
