@@ -5,22 +5,24 @@
 # kernel (ci/tests/data/kabi).  Sourced by ci/tests/host.sh, which lists
 # the cases; never run.
 
-# make kabi's report on a synthetic pair (ci/tests/data/kabi): a git
-# tree whose first commit adds a member to struct syn_zone and whose
-# second touches nothing exported, the two "kernels" built from it with
-# DWARF, their Module.symvers (syn_count's CRC changes) and symtypes.
-kabi_fixture() {
-	local d=$1 v
+# syn_pair D BASE-SED CHANGE-SED SUBJECT: the synthetic tree in D/tree
+# (syn.h edited by BASE-SED, when not empty, in its first commit, then
+# by CHANGE-SED in a commit of SUBJECT, then a commit that changes
+# nothing exported), and the two "kernels" built from its base and its
+# tip with DWARF, in D/base and D/stack.
+syn_pair() {
+	local d=$1 bsed=$2 csed=$3 subj=$4
 	mkdir -p "$d/tree" "$d/base" "$d/stack"
 	cp "$TOP"/ci/tests/data/kabi/syn.[ch] "$d/tree/"
 	(
 		cd "$d/tree" || exit 1
+		[ -z "$bsed" ] || sed -i "$bsed" syn.h
 		git init -q -b master
 		git add syn.h syn.c
 		git -c user.name=t -c user.email=t@t commit -qm base
 		git tag base
-		sed -i 's/^\tint count;$/\tint count;\n\tlong high;/' syn.h
-		git -c user.name=t -c user.email=t@t commit -qam 'syn: add a member to struct syn_zone'
+		sed -i "$csed" syn.h
+		git -c user.name=t -c user.email=t@t commit -qam "$subj"
 		echo '/* nothing exported changes */' >>syn.c
 		git -c user.name=t -c user.email=t@t commit -qam 'syn: a comment'
 		gcc -g -gdwarf-4 -O1 -fno-pic -no-pie -nostdlib -static -o ../stack/vmlinux syn.c
@@ -28,6 +30,15 @@ kabi_fixture() {
 		gcc -g -gdwarf-4 -O1 -fno-pic -no-pie -nostdlib -static -o ../base/vmlinux syn.c
 		git checkout -q master
 	)
+}
+
+# make kabi's report on a synthetic pair (ci/tests/data/kabi): a git
+# tree whose first commit adds a member to struct syn_zone and whose
+# second touches nothing exported, the two "kernels" built from it with
+# DWARF, their Module.symvers (syn_count's CRC changes) and symtypes.
+kabi_fixture() {
+	local d=$1 v
+	syn_pair "$d" '' 's/^\tint count;$/\tint count;\n\tlong high;/' 'syn: add a member to struct syn_zone'
 	printf '0001-syn-add-a-member.patch\n0002-syn-a-comment.patch\n' >"$d/patches"
 	printf '0x%s\tsyn_count\tvmlinux\tEXPORT_SYMBOL\t\n0x22222222\tsyn_other_get\tvmlinux\tEXPORT_SYMBOL_GPL\t\n' \
 		11111111 >"$d/base/Module.symvers"
@@ -120,24 +131,9 @@ t_kabi_bad_input() {
 t_kabi_report_inplace() {
 	local d=$scratch/kabi-inplace v r
 	command -v abidiff >/dev/null || { echo "abidiff not installed (apt-get install abigail-tools)"; return 4; }
-	mkdir -p "$d/tree" "$d/base" "$d/stack"
-	cp "$TOP"/ci/tests/data/kabi/syn.[ch] "$d/tree/"
-	(
-		cd "$d/tree" || exit 1
-		sed -i 's/^\tint count;$/\tint count;\n\tunsigned long long android_kabi_reserved1;/' syn.h
-		git init -q -b master
-		git add syn.h syn.c
-		git -c user.name=t -c user.email=t@t commit -qm base
-		git tag base
-		sed -i 's/^\tunsigned long long android_kabi_reserved1;$/\tunion { long high; struct { unsigned long long android_kabi_reserved1; }; };/' syn.h
-		git -c user.name=t -c user.email=t@t commit -qam 'syn: use a reserve'
-		echo '/* nothing exported changes */' >>syn.c
-		git -c user.name=t -c user.email=t@t commit -qam 'syn: a comment'
-		gcc -g -gdwarf-4 -O1 -fno-pic -no-pie -nostdlib -static -o ../stack/vmlinux syn.c
-		git checkout -q base
-		gcc -g -gdwarf-4 -O1 -fno-pic -no-pie -nostdlib -static -o ../base/vmlinux syn.c
-		git checkout -q master
-	)
+	syn_pair "$d" 's/^\tint count;$/\tint count;\n\tunsigned long long android_kabi_reserved1;/' \
+		's/^\tunsigned long long android_kabi_reserved1;$/\tunion { long high; struct { unsigned long long android_kabi_reserved1; }; };/' \
+		'syn: use a reserve'
 	printf '0001-syn-use-a-reserve.patch\n0002-syn-a-comment.patch\n' >"$d/patches"
 	for v in base stack; do
 		printf '0x11111111\tsyn_count\tvmlinux\tEXPORT_SYMBOL\t\n0x22222222\tsyn_other_get\tvmlinux\tEXPORT_SYMBOL_GPL\t\n' \
