@@ -316,7 +316,7 @@ fi
 # stack's kernel, where modversions refuses one whose CRCs disagree.
 modsrc=$moddir
 if [ "${MODULES_FROM:-}" = base ]; then
-	modsrc=$BUILD/obj/$(basename "$(base_checkout)")-$SC_KEY/mm510-modules
+	modsrc=$bobj/mm510-modules
 	msg "$SC_KEY: the initramfs takes the base's test modules ($modsrc)"
 fi
 list=$cfgtmp/initramfs.list
