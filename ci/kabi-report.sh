@@ -23,10 +23,13 @@
 #   Module.symvers     symbols exported, removed, whose CRC or export type
 #                      changed (what modversions refuses a module for);
 #   libabigail         the types behind the change: abidw of each vmlinux's
-#                      exported interface, abidiff's leaf changes of the two
-#                      (which members of which structures were added,
+#                      exported interface (with a SYMBOL-LIST, the types
+#                      its symbols reach), abidiff's leaf changes of the
+#                      two (which members of which structures were added,
 #                      removed, renamed or retyped; what changed in an
-#                      exported symbol's own type);
+#                      exported symbol's own type), and the two XML files
+#                      compared type by type (sizes, offsets, members
+#                      changed in place);
 #   *.symtypes         for each symbol whose CRC changed, the type
 #                      definitions that differ in its exporting file.
 # A changed type is put on the patches that changed its definition in the
@@ -36,11 +39,12 @@
 # EXPORT_SYMBOL line.
 #
 # Writes OUTDIR/report.md and, for machines, OUTDIR/symbols.tsv,
-# types.tsv, members.tsv, inplace.tsv, keys.tsv, symbol-list.tsv (with a
-# SYMBOL-LIST), and libabigail's base.abi.xml, stack.abi.xml, abidiff.txt
-# and abidiff-harmless.txt, all at
-# once: they are made in a temporary folder beside OUTDIR and moved in
-# place only when complete.
+# types.tsv, members.tsv, layout.tsv, inplace.tsv, keys.tsv,
+# symbol-list.tsv (with a SYMBOL-LIST), and libabigail's base.abi.xml,
+# stack.abi.xml and abidiff.txt, all at once: they are made in a
+# temporary folder beside OUTDIR and moved in place only when complete.
+# libabigail's products are also kept in OUTDIR.abi/ as each is made
+# (below), for the next run.
 # Exit status: 0; 3 when a symbol of SYMBOL-LIST breaks; 1 on an error
 # (bad input: nothing written).
 
@@ -113,35 +117,55 @@ fi
 
 # --- types: abidiff -----------------------------------------------------------
 # Each vmlinux's exported interface as libabigail's XML (abidw, both at
-# once: half a minute each), then the two compared (abidiff: minutes).
-# Both are kept in OUTDIR with the checksums they came from, and reused
-# while those are the same (a second run with another SYMBOL-LIST).
+# once), then the two compared (abidiff: minutes, most of an hour on a
+# whole GKI kernel).  With a SYMBOL-LIST, abidw keeps only the types its
+# symbols reach (--kmi-whitelist, as Android's own ABI tooling does; the
+# list in the "[abi_whitelist]" form, the section name libabigail 2.2
+# reads: it ignores ACK's "[abi_symbol_list]").  Each product is kept in
+# OUTDIR.abi/ with the checksums it came from as soon as it is made, and
+# reused while those are the same: a run stopped or failed after abidw
+# or abidiff does not have to make them again.
 abiver=$(abidiff --version)
-abidw_key() { echo "$abiver --exported-interfaces-only $(sha256sum "$1/vmlinux" | cut -d' ' -f1)"; }
+cache=$out.abi
+mkdir -p "$cache"
+# keep NAME: $tmp/out/NAME (and NAME's key) into the cache, atomically.
+keep() {
+	cp "$tmp/out/$1" "$cache/.$1.new" && mv "$cache/.$1.new" "$cache/$1"
+}
+abidw_opts=(--exported-interfaces-only)
+wl=
+if [ -n "$slist" ]; then
+	{ echo '[abi_whitelist]'; sed 's/^/  /' "$tmp/user"; } >"$tmp/kmi.whitelist"
+	abidw_opts+=(--kmi-whitelist "$tmp/kmi.whitelist")
+	wl="whitelist $(sha256sum <"$tmp/user" | cut -d' ' -f1)"
+fi
+abidw_key() { echo "$abiver ${abidw_opts[0]} $wl $(sha256sum "$1/vmlinux" | cut -d' ' -f1)"; }
 for v in base stack; do
 	d=$bobj
 	[ $v = base ] || d=$sobj
-	if [ -f "$out/$v.abi.xml" ] && [ "$(cat "$out/$v.abi.key" 2>/dev/null)" = "$(abidw_key "$d")" ]; then
-		cp "$out/$v.abi.xml" "$tmp/out/$v.abi.xml"
+	abidw_key "$d" >"$tmp/out/$v.abi.key"
+	if [ -f "$cache/$v.abi.xml" ] && cmp -s "$cache/$v.abi.key" "$tmp/out/$v.abi.key"; then
+		cp "$cache/$v.abi.xml" "$tmp/out/$v.abi.xml"
 	else
 		msg "abidw: $d/vmlinux"
-		abidw --exported-interfaces-only --out-file "$tmp/out/$v.abi.xml" "$d/vmlinux" \
+		abidw "${abidw_opts[@]}" --out-file "$tmp/out/$v.abi.xml" "$d/vmlinux" \
 			>"$tmp/abidw-$v.log" 2>&1 &
 		pids+=($!)
 	fi
-	abidw_key "$d" >"$tmp/out/$v.abi.key"
 done
 for p in ${pids[@]+"${pids[@]}"}; do
 	wait "$p" || { cat "$tmp"/abidw-*.log >&2; die "abidw failed"; }
 done
 pids=()
+for v in base stack; do keep $v.abi.xml; keep $v.abi.key; done
 # Sizes in bits, abidiff's default: with --show-bytes, abidiff 2.2 also
 # divides a symbol's size, which ELF gives in bytes.
 abiopts="--leaf-changes-only"
 key="$abiver $abiopts $(cat "$tmp/out/base.abi.key" "$tmp/out/stack.abi.key" | paste -sd' ' -)"
-if [ -f "$out/abidiff.txt" ] && [ "$(cat "$out/abidiff.key" 2>/dev/null)" = "$key" ]; then
-	msg "abidiff: reusing $out/abidiff.txt (the same two vmlinux files)"
-	cp "$out/abidiff.txt" "$tmp/out/abidiff.txt"
+echo "$key" >"$tmp/out/abidiff.key"
+if [ -f "$cache/abidiff.txt" ] && cmp -s "$cache/abidiff.key" "$tmp/out/abidiff.key"; then
+	msg "abidiff: reusing $cache/abidiff.txt (the same two vmlinux files)"
+	cp "$cache/abidiff.txt" "$tmp/out/abidiff.txt"
 else
 	msg "abidiff: base.abi.xml against stack.abi.xml (minutes)"
 	rc=0
@@ -153,47 +177,70 @@ else
 		cat "$tmp/abidiff.err" "$tmp/out/abidiff.txt" | tail -n 20 >&2
 		die "abidiff failed (status $rc)"
 	fi
+	keep abidiff.txt
+	keep abidiff.key
 fi
-echo "$key" >"$tmp/out/abidiff.key"
-# What abidiff leaves out as harmless, which the leaf report above does
-# not show: a member replaced in place by an anonymous union holding it
-# (Android's ANDROID_KABI_USE of a reserve, or _ANDROID_KABI_REPLACE of
-# a member), or renamed in place.  The whole report with --harmless
-# (libabigail 2.2 fails with --leaf-changes-only --harmless), kept and
-# reused like the leaf one.
-hkey="$abiver --harmless $(cat "$tmp/out/base.abi.key" "$tmp/out/stack.abi.key" | paste -sd' ' -)"
-if [ -f "$out/abidiff-harmless.txt" ] && [ "$(cat "$out/abidiff-harmless.key" 2>/dev/null)" = "$hkey" ]; then
-	cp "$out/abidiff-harmless.txt" "$tmp/out/abidiff-harmless.txt"
-else
-	msg "abidiff --harmless: base.abi.xml against stack.abi.xml (minutes)"
-	rc=0
-	abidiff --harmless "$tmp/out/base.abi.xml" "$tmp/out/stack.abi.xml" \
-		>"$tmp/out/abidiff-harmless.txt" 2>"$tmp/abidiff.err" || rc=$?
-	if (( rc & 3 )); then
-		cat "$tmp/abidiff.err" "$tmp/out/abidiff-harmless.txt" | tail -n 20 >&2
-		die "abidiff --harmless failed (status $rc)"
-	fi
-fi
-echo "$hkey" >"$tmp/out/abidiff-harmless.key"
-# inplace.tsv: member ("struct::member"), how ("reserve used", "union
-# with the old member" or "renamed"), what it is now.
-{
-	printf 'member	how	now
-'
-	awk -v q="'" '
-	function quoted(str,   i, j) {
-		i = index(str, q); if (!i) return ""
-		str = substr(str, i + 1); j = index(str, q)
-		return j ? substr(str, 1, j - 1) : ""
+
+# --- layout: the two XML files, type by type --------------------------------
+# What the leaf report leaves out as harmless, and what the KMI's rule is
+# about: whether a type keeps its size and its members' offsets.  Each
+# named struct or union of the XML as one line (ci/abi-layout.awk), the
+# two compared: layout.tsv has the types whose size or offsets differ;
+# inplace.tsv the members that changed at the same offset of a type that
+# kept its layout: a reserve taken by ANDROID_KABI_USE, a member kept in
+# a union with its replacement (_ANDROID_KABI_REPLACE), a rename.
+# (abidiff --harmless says the same in its way, but libabigail 2.2 dies
+# of a NULL dereference printing it for a GKI kernel.)
+for v in base stack; do
+	awk -f "$TOP/ci/abi-layout.awk" "$tmp/out/$v.abi.xml" | sort -u >"$tmp/$v.layout"
+done
+awk -F'\t' '
+function items(str, arr) { return str == "" ? 0 : split(str, arr, ";") }
+FNR == 1 { f++ }
+# The input is sorted: the lines of one type are together, in order.
+{ sig = $2 "\t" $3
+  sigs[f, $1] = sigs[f, $1] "|" sig; n[f, $1]++; s1[f, $1] = sig; mem[f, $1] = $4
+  names[$1] = 1 }
+END {
+	for (t in names) {
+		if (!n[1, t] || !n[2, t]) continue
+		if (sigs[1, t] != sigs[2, t]) {
+			split(s1[1, t], b, "\t"); split(s1[2, t], s, "\t")
+			printf "L\t%s\t%s\t%s\t%s\t%s\n", t, b[1], s[1], b[2], s[2]
+			continue
+		}
+		if (n[1, t] != 1 || mem[1, t] == mem[2, t]) continue
+		nb = items(mem[1, t], bm); ns = items(mem[2, t], sm)
+		for (i = 1; i <= nb && i <= ns; i++) {
+			if (bm[i] == sm[i]) continue
+			bo = bm[i]; sub(/=.*/, "", bo); bn = bm[i]; sub(/^[^=]*=/, "", bn)
+			sn = sm[i]; sub(/^[^=]*=/, "", sn)
+			c = t; sub(/^(struct|union) /, "", c)
+			if (sn ~ /^[{]/) {
+				inner = ", " substr(sn, 2, length(sn) - 2) ", "
+				if (index(inner, ", " bn ", "))
+					how = bn ~ /^android_kabi_reserved[0-9]+$/ ? "reserve used" : "union with the old member"
+				else
+					how = "replaced by a union"
+				now = "union {" substr(sn, 2)
+			} else {
+				how = "renamed"; now = sn
+			}
+			printf "I\t%s::%s\t%s\t%s\t%s\n", c, bn, how, now, bo
+		}
 	}
-	/data member .* was replaced by anonymous data member:$/ { m = quoted($0); want = 1; next }
-	want { want = 0; u = quoted($0)
-		how = m ~ /::android_kabi_reserved[0-9]+$/ ? "reserve used" : "union with the old member"
-		print m "\t" how "\t" u; next }
-	/^ *name of .* changed to .*/ {
-		s = $0; m = quoted(s); sub(/^[^'\'']*'\''[^'\'']*'\''/, "", s); n = quoted(s)
-		sub(/.*::/, "", n); print m "\trenamed\t" n
-	}' "$tmp/out/abidiff-harmless.txt" | sort -u
+}' "$tmp/base.layout" "$tmp/stack.layout" >"$tmp/layout.out"
+# layout.tsv: type, base size, stack size (bits), base offsets, stack offsets.
+{
+	printf 'type\tbase_size\tstack_size\tbase_offsets\tstack_offsets\n'
+	awk -F'\t' '$1 == "L" { print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 }' "$tmp/layout.out" | sort
+} >"$tmp/out/layout.tsv"
+# inplace.tsv: member ("struct::member"), how ("reserve used", "union
+# with the old member", "replaced by a union" or "renamed"), what it is
+# now, its offset in bits.
+{
+	printf 'member\thow\tnow\toffset\n'
+	awk -F'\t' '$1 == "I" { print $2 "\t" $3 "\t" $4 "\t" $5 }' "$tmp/layout.out" | sort -u
 } >"$tmp/out/inplace.tsv"
 
 # leaf.tsv: "type", name, location, summary.  A leaf block opens with
@@ -640,6 +687,7 @@ nbase=$(awk -F'\t' '$2 != "-"' "$tmp/symvers.tsv" | wc -l)
 nstack=$(awk -F'\t' '$3 != "-"' "$tmp/symvers.tsv" | wc -l)
 nadd=$(count added) nrem=$(count removed) ncrc=$(count crc) nexp=$(count export) nabi=$(count abi)
 ntypes=$(($(wc -l <"$tmp/out/types.tsv") - 1))
+nlayout=$(($(wc -l <"$tmp/out/layout.tsv") - 1))
 {
 	echo "# kABI report"
 	echo
@@ -658,6 +706,7 @@ ntypes=$(($(wc -l <"$tmp/out/types.tsv") - 1))
 	echo "| export type changed (GPL) | $nexp |"
 	echo "| same CRC, a type they reach changed (abidiff) | $nabi |"
 	echo "| types changed (abidiff leaf changes) | $ntypes |"
+	echo "| types whose size or member offsets changed (the two XML files, type by type) | $nlayout |"
 	echo "| members replaced in place by a union of the same size (ANDROID_KABI_USE, _ANDROID_KABI_REPLACE) | $(awk -F'\t' 'NR > 1 && $2 != "renamed"' "$tmp/out/inplace.tsv" | wc -l) |"
 	echo "| members renamed in place | $(awk -F'\t' 'NR > 1 && $2 == "renamed"' "$tmp/out/inplace.tsv" | wc -l) |"
 	echo
@@ -713,15 +762,30 @@ ntypes=$(($(wc -l <"$tmp/out/types.tsv") - 1))
 	echo "| --- | --- | ---: | --- |"
 	awk -F'\t' 'NR > 1 { printf "| `%s` | %s | %s | %s |\n", $1, $3, $4, $5 }' "$tmp/out/types.tsv"
 	echo
-	echo "## Members changed in place (abidiff --harmless)"
+	echo "## Layout (abidw's XML, type by type)"
 	echo
-	echo "What the leaf report leaves out as harmless: the same size and offset, a"
-	echo "reserve taken by ANDROID_KABI_USE, a member kept in a union with its"
-	echo "replacement (_ANDROID_KABI_REPLACE), or a member renamed."
+	echo "The $(wc -l <"$tmp/stack.layout") named structs and unions of the stack's XML$([ -z "$slist" ] || echo " (those the symbols of $(basename "$slist") reach)"),"
+	echo "each against the base's of the same name: its size in bits and the"
+	echo "offsets of its members."
 	echo
-	echo "| member | how | now |"
-	echo "| --- | --- | --- |"
-	awk -F'\t' 'NR > 1 { printf "| `%s` | %s | `%s` |\n", $1, $2, $3 }' "$tmp/out/inplace.tsv"
+	if [ "$nlayout" -eq 0 ]; then
+		echo "None changed size or member offsets."
+	else
+		echo "| type | size (bits) | offsets |"
+		echo "| --- | --- | --- |"
+		awk -F'\t' 'NR > 1 { printf "| `%s` | %s -> %s | %s -> %s |\n", $1, $2, $3, $4, $5 }' "$tmp/out/layout.tsv"
+	fi
+	echo
+	echo "## Members changed in place"
+	echo
+	echo "What the leaf report leaves out as harmless: a member of a type that kept"
+	echo "its layout, changed at the same offset: a reserve taken by ANDROID_KABI_USE,"
+	echo "a member kept in a union with its replacement (_ANDROID_KABI_REPLACE), a"
+	echo "member renamed."
+	echo
+	echo "| member | how | now | offset (bits) |"
+	echo "| --- | --- | --- | ---: |"
+	awk -F'\t' 'NR > 1 { printf "| `%s` | %s | `%s` | %s |\n", $1, $2, $3, $4 }' "$tmp/out/inplace.tsv"
 	echo
 	echo "## Types behind the CRC changes (genksyms)"
 	echo
@@ -756,7 +820,7 @@ rm -rf "$out.old"
 [ ! -e "$out" ] || mv "$out" "$out.old"
 mv "$tmp/out" "$out"
 rm -rf "$out.old"
-msg "$out/report.md: $nadd added, $nrem removed, $ncrc CRCs changed, $nexp export types changed, $ntypes types changed"
+msg "$out/report.md: $nadd added, $nrem removed, $ncrc CRCs changed, $nexp export types changed, $ntypes types changed, $nlayout layouts changed"
 if [ -n "$slist" ]; then
 	if [ "$breaks" -gt 0 ]; then
 		awk -F'\t' '$2 == "breaks" { print "  " $1 ": " $3 }' "$out/symbol-list.tsv" >&2
