@@ -117,8 +117,8 @@ fi
 
 # --- types: abidiff -----------------------------------------------------------
 # Each vmlinux's exported interface as libabigail's XML (abidw, both at
-# once), then the two compared (abidiff: minutes, most of an hour on a
-# whole GKI kernel).  With a SYMBOL-LIST, abidw keeps only the types its
+# once), then the two compared (abidiff: minutes; on a GKI kernel half
+# an hour, about 15 minutes on the types of ACK's KMI lists).  With a SYMBOL-LIST, abidw keeps only the types its
 # symbols reach (--kmi-whitelist, as Android's own ABI tooling does; the
 # list in the "[abi_whitelist]" form, the section name libabigail 2.2
 # reads: it ignores ACK's "[abi_symbol_list]").  Each product is kept in
@@ -128,7 +128,7 @@ fi
 abiver=$(abidiff --version)
 cache=$out.abi
 mkdir -p "$cache"
-# keep NAME: $tmp/out/NAME (and NAME's key) into the cache, atomically.
+# keep NAME: copy $tmp/out/NAME into the cache, atomically.
 keep() {
 	cp "$tmp/out/$1" "$cache/.$1.new" && mv "$cache/.$1.new" "$cache/$1"
 }
