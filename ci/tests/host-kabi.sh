@@ -125,6 +125,22 @@ t_kabi_bad_input() {
 	[ -z "$(find "$d" -maxdepth 1 -name '.kabi.*')" ] || { echo "a half-written report was left"; return 1; }
 }
 
+# kabi_reserve_pair D EXPORT: the synthetic pair whose first commit takes
+# a reserve of struct syn_zone in place (a union of a new member and the
+# reserve, as ANDROID_KABI_USE does), its patch list, and a
+# Module.symvers for both with syn_count and the line EXPORT (printf
+# escapes), the same CRCs in both.
+kabi_reserve_pair() {
+	local d=$1 v
+	syn_pair "$d" 's/^\tint count;$/\tint count;\n\tunsigned long long android_kabi_reserved1;/' \
+		's/^\tunsigned long long android_kabi_reserved1;$/\tunion { long high; struct { unsigned long long android_kabi_reserved1; }; };/' \
+		'syn: use a reserve'
+	printf '0001-syn-use-a-reserve.patch\n0002-syn-a-comment.patch\n' >"$d/patches"
+	for v in base stack; do
+		printf '0x11111111\tsyn_count\tvmlinux\tEXPORT_SYMBOL\t\n%b' "$2" >"$d/$v/Module.symvers"
+	done
+}
+
 # A reserve taken in place, as Android's ANDROID_KABI_USE takes one: a
 # union of the new member and the old one, the same size at the same
 # offset.  abidiff calls that harmless, so the leaf report has no type
@@ -136,16 +152,10 @@ t_kabi_bad_input() {
 # and against the report before the type-by-type comparison (in-place
 # members from abidiff --harmless): it fails on the reserve's line.
 t_kabi_report_inplace() {
-	local d=$scratch/kabi-inplace v r
+	local d=$scratch/kabi-inplace r
 	command -v abidiff >/dev/null || { echo "abidiff not installed (apt-get install abigail-tools)"; return 4; }
-	syn_pair "$d" 's/^\tint count;$/\tint count;\n\tunsigned long long android_kabi_reserved1;/' \
-		's/^\tunsigned long long android_kabi_reserved1;$/\tunion { long high; struct { unsigned long long android_kabi_reserved1; }; };/' \
-		'syn: use a reserve'
-	printf '0001-syn-use-a-reserve.patch\n0002-syn-a-comment.patch\n' >"$d/patches"
-	for v in base stack; do
-		printf '0x11111111\tsyn_count\tvmlinux\tEXPORT_SYMBOL\t\n0x22222222\tsyn_other_get\tvmlinux\tEXPORT_SYMBOL_GPL\t\n' \
-			>"$d/$v/Module.symvers"
-	done
+	kabi_reserve_pair "$d" \
+		'0x22222222\tsyn_other_get\tvmlinux\tEXPORT_SYMBOL_GPL\t\n'
 	printf '[abi_symbol_list]\n  syn_count\n' >"$d/mine"
 	kabi_run "$d" "$d/mine" || { echo "a reserve taken in place breaks syn_count"; return 1; }
 	r=$d/out/report.md
@@ -170,16 +180,9 @@ t_kabi_report_inplace() {
 # for init_task (a small pair of this shape is one libabigail filters).
 # Checked once against 2a42eee's parent: syn_zone0 broke.
 t_kabi_report_inplace_only() {
-	local d=$scratch/kabi-inplace-only v r rc=0 leaf
+	local d=$scratch/kabi-inplace-only rc=0 leaf
 	command -v abidiff >/dev/null || { echo "abidiff not installed (apt-get install abigail-tools)"; return 4; }
-	syn_pair "$d" 's/^\tint count;$/\tint count;\n\tunsigned long long android_kabi_reserved1;/' \
-		's/^\tunsigned long long android_kabi_reserved1;$/\tunion { long high; struct { unsigned long long android_kabi_reserved1; }; };/' \
-		'syn: use a reserve'
-	printf '0001-syn-use-a-reserve.patch\n0002-syn-a-comment.patch\n' >"$d/patches"
-	for v in base stack; do
-		printf '0x11111111\tsyn_count\tvmlinux\tEXPORT_SYMBOL\t\n0x44444444\tsyn_zone0\tvmlinux\tEXPORT_SYMBOL\t\n' \
-			>"$d/$v/Module.symvers"
-	done
+	kabi_reserve_pair "$d" '0x44444444\tsyn_zone0\tvmlinux\tEXPORT_SYMBOL\t\n'
 	printf 'syn_count\nsyn_zone0\n' >"$d/mine"
 	kabi_run "$d" "$d/mine" || { echo "the first run failed"; return 1; }
 	[ -f "$d/out.abi/abidiff.txt" ] || { echo "no abidiff.txt kept in out.abi/"; return 1; }
