@@ -49,6 +49,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/memcontrol.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -73,9 +74,11 @@ struct kcg_list {
 };
 
 #define KCG_BATCH	16
+/* The default object size; kcg_kmalloc() takes it as a constant. */
+#define KCG_SIZE	256
 
 static DEFINE_MUTEX(kcg_lock);
-static unsigned int size = 256;
+static unsigned int size = KCG_SIZE;
 static struct kcg_list kcg_accounted = { .gfp = GFP_KERNEL_ACCOUNT };
 static struct kcg_list kcg_plain = { .gfp = GFP_KERNEL };
 static struct kcg_list kcg_reclaimable = {
@@ -141,64 +144,118 @@ static void kcg_hold(struct kcg_list *l, struct kcg_obj *obj)
 }
 
 /*
- * Up to KCG_BATCH objects of the kmalloc cache that kmalloc(size) with
- * the list's flags takes, in one kmem_cache_alloc_bulk() call: all of
- * them, or none (then counted as failed).  The cache is not one of the
- * module's own: kmem_cache_destroy() at unload would remove its sysfs
- * files under slab_mutex, which lockdep on 5.10 reports against a
+ * kmalloc_node() with flags known only at run time (a gfp_t argument), as
+ * most drivers' allocation helpers call it.  For the default size, the
+ * size is a constant, and slab.h's inline code picks the kmalloc cache in
+ * the module itself: on the android flavour that code must reference no
+ * symbol outside ACK's KMI symbol lists (make kmi-check builds this
+ * module against ACK and against the flavour and compares what each
+ * needs).  Any other size goes through __kmalloc_node().
+ */
+static noinline void *kcg_kmalloc(gfp_t gfp)
+{
+	if (size == KCG_SIZE)
+		return kmalloc_node(KCG_SIZE, gfp, node);
+	return kmalloc_node(size, gfp, node);
+}
+
+#ifndef CONFIG_SLOB
+struct kcg_probe_work {
+	struct work_struct work;
+	gfp_t gfp;
+	struct kmem_cache *cache;
+};
+
+static void kcg_probe_fn(struct work_struct *work)
+{
+	struct kcg_probe_work *pw =
+		container_of(work, struct kcg_probe_work, work);
+	void *obj = kcg_kmalloc(pw->gfp);
+	struct page *page;
+
+	if (!obj)
+		return;
+	page = virt_to_head_page(obj);
+	if (PageSlab(page))
+		pw->cache = page->slab_cache;
+	kfree(obj);
+}
+
+/*
+ * The kmalloc cache that kcg_kmalloc() takes with @gfp, found as the
+ * cache of an object it gives: kmalloc_caches[kmalloc_type(gfp)] is no
+ * way to find it, as the android flavour keeps the kmalloc-cg-<n> caches
+ * outside that array (ACK's KMI freezes its size), unexported.  The
+ * object is taken by a kworker, a kthread with no memory cgroup, so that
+ * nothing is charged: the writer's cgroup may be at its limit.
+ */
+static struct kmem_cache *kcg_cache(gfp_t gfp)
+{
+	struct kcg_probe_work pw = { .gfp = gfp };
+
+	INIT_WORK_ONSTACK(&pw.work, kcg_probe_fn);
+	queue_work(system_unbound_wq, &pw.work);
+	flush_work(&pw.work);
+	destroy_work_on_stack(&pw.work);
+	return pw.cache;
+}
+
+/*
+ * Up to KCG_BATCH objects of @s, the kmalloc cache that kmalloc(size)
+ * with the list's flags takes, in one kmem_cache_alloc_bulk() call: all
+ * of them, or none (then counted as failed).  The cache is not one of
+ * the module's own: kmem_cache_destroy() at unload would remove its
+ * sysfs files under slab_mutex, which lockdep on 5.10 reports against a
  * write to any cache's "shrink" file (the tests write those).
  */
-static int kcg_alloc_batch(struct kcg_list *l, unsigned long nr)
+static void kcg_alloc_batch(struct kcg_list *l, struct kmem_cache *s,
+			    unsigned long nr)
 {
-#ifdef CONFIG_SLOB
-	return -EOPNOTSUPP;
-#else
-	struct kmem_cache *s;
 	void *objs[KCG_BATCH];
-	unsigned int idx;
 	int i, got;
 
-	/*
-	 * size is a parameter, not a constant.  Where kmalloc_index() is a
-	 * macro over __kmalloc_index() (the 6.1 peer of make bench), it
-	 * refuses a size unknown at compile time; its runtime form is
-	 * __kmalloc_index(size, false).  On 5.10 it is a plain function.
-	 */
-#ifdef kmalloc_index
-	idx = __kmalloc_index(size, false);
-#else
-	idx = kmalloc_index(size);
-#endif
-	s = kmalloc_caches[kmalloc_type(l->gfp)][idx];
-	if (!s)
-		return -EINVAL;
 	got = kmem_cache_alloc_bulk(s, l->gfp | __GFP_NOWARN, nr, objs);
 	if (!got) {
 		kcg_failed += nr;
-		return 0;
+		return;
 	}
 	for (i = 0; i < got; i++)
 		kcg_hold(l, objs[i]);
-	return 0;
-#endif
 }
+#else
+static struct kmem_cache *kcg_cache(gfp_t gfp)
+{
+	return NULL;
+}
+
+static void kcg_alloc_batch(struct kcg_list *l, struct kmem_cache *s,
+			    unsigned long nr)
+{
+}
+#endif
 
 /* Allocate @nr objects onto @l, with kcg_lock held. */
 static int kcg_alloc_n(struct kcg_list *l, unsigned long nr)
 {
+	struct kmem_cache *s = NULL;
 	struct kcg_obj *obj;
 	unsigned long i, step;
 	int ret = 0;
 
+	if (l->bulk) {
+		if (IS_ENABLED(CONFIG_SLOB))
+			return -EOPNOTSUPP;
+		s = kcg_cache(l->gfp | __GFP_NOWARN);
+		if (!s)
+			return -EINVAL;
+	}
 	for (i = 0; i < nr; i += step) {
 		step = 1;
-		if (l->bulk) {
+		if (s) {
 			step = min_t(unsigned long, nr - i, KCG_BATCH);
-			ret = kcg_alloc_batch(l, step);
-			if (ret)
-				break;
+			kcg_alloc_batch(l, s, step);
 		} else {
-			obj = kmalloc_node(size, l->gfp | __GFP_NOWARN, node);
+			obj = kcg_kmalloc(l->gfp | __GFP_NOWARN);
 			if (obj) {
 				kcg_hold(l, obj);
 			} else if (l->keep_going) {
