@@ -98,6 +98,10 @@ help:
 	@echo '                    LAVA'"'"'s schema (build/lava/; ci/lava.sh submits one to a lab)'
 	@echo '  make kabi KABI_SYMBOLS=<file>  also say which of your symbols (an Android'
 	@echo '                    symbol list) break, and fail when one does'
+	@echo '  make kmi-check    the android flavour against plain ACK on GKI'"'"'s config, in'
+	@echo '                    minutes: CRCs and KMI types of the objects it changes, and'
+	@echo '                    the symbols the test modules need outside ACK'"'"'s KMI lists'
+	@echo '                    (build/kmi-check-android-gki/report.txt; in make check)'
 	@echo
 	@echo 'Review and sending:'
 	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
@@ -147,7 +151,8 @@ help:
 	@echo '                    against the base, loaded as a vendor'"'"'s are (empty: its own)'
 	@echo '  TESTS=$(TESTS)    comma-separated subset of tools/tests (empty: all, or those the scenario names)'
 	@echo '  OBJECTS=$(OBJECTS)    all, or changed: for a compile-only scenario on Debian'"'"'s tree,'
-	@echo '                    only the objects the series or Debian'"'"'s patches change'
+	@echo '                    only the objects the series or Debian'"'"'s patches change;'
+	@echo '                    listed: the objects of OBJECT_LIST and the test modules (kmi-check)'
 	@echo '  BUILD=$(BUILD)'
 	@echo '  CACHE_DIR=$(CACHE_DIR)    the tarballs and ccache (empty: ~/.cache/mm510)'
 	@echo '  JOBS=$(JOBS)'
@@ -220,6 +225,13 @@ kabi:
 	@$(MAIN) deps fetch base apply
 	@ci/kabi.sh
 
+# make kmi-check: the android flavour's KMI against plain ACK's on GKI's
+# configuration, object by object and module by module (ci/kmi-check.sh;
+# make check runs it where ACK's tree is).
+kmi-check:
+	@SCENARIO=$(if $(filter default,$(SCENARIO)),android-gki,$(SCENARIO)) $(MAIN) deps fetch base apply
+	@SCENARIO=$(if $(filter default,$(SCENARIO)),android-gki,$(SCENARIO)) ci/kmi-check.sh
+
 ack-export:
 	@ci/ack-export.sh
 
@@ -260,6 +272,6 @@ distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi ack-export kcsan kmemleak \
+.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi kmi-check ack-export kcsan kmemleak \
 	gates lava \
 	maintainers-notes send rebase refresh clean distclean

@@ -17,6 +17,10 @@
 # Every value a fragment asks for must survive; one that does not fails
 # the build with its name.  CONFIG_ONLY=1 stops after the .config (the
 # cheap half: checks the fragments of a scenario in seconds).
+# OBJECTS=listed compiles only the objects named in OBJECT_LIST and the
+# test modules against the prepared tree (modules_prepare), neither
+# linked nor checked against vmlinux: what make kmi-check compares
+# (ci/kmi-check.sh).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
@@ -75,7 +79,8 @@ changed)
 	both=$(comm -12 <(sort <<<"$ours") <(sort <<<"$theirs"))
 	[ -z "$both" ] ||
 		die "the $TR_NAME tree's own patches and the series both change ${both//$'\n'/ }: build the whole kernel (OBJECTS=all, as make check-full does)" ;;
-*)	die "OBJECTS must be 'all' or 'changed', not '$OBJECTS'" ;;
+listed)	[ -n "${OBJECT_LIST:-}" ] || die "OBJECTS=listed needs OBJECT_LIST, the objects to compile" ;;
+*)	die "OBJECTS must be 'all', 'changed' or 'listed', not '$OBJECTS'" ;;
 esac
 
 obj=$BUILD/obj/$(basename "$tree")-$SC_KEY
@@ -103,6 +108,34 @@ kmake=(make -C "$tree" O="$obj" ARCH="$SC_ARCH" CROSS_COMPILE="$SC_CROSS"
 # gives clang its target.  In the environment too, for merge_config.sh's
 # make, whose Kconfig asks the compiler (CC_IS_CLANG, LLD_VERSION).
 [ "$SC_TOOLCHAIN" != llvm ] || export LLVM=1 LLVM_IAS=1
+
+# build_modules [MAKE-ARG...]: the test modules of tools/modules built
+# against the tree in $obj/mm510-modules.
+moddir=$obj/mm510-modules
+build_modules() {
+	local f
+	mkdir -p "$moddir"
+	# Drop modules whose source is gone (not kbuild's generated *.mod.c).
+	for f in "$moddir"/*.c; do
+		case $f in *.mod.c) continue ;; esac
+		if [ -e "$f" ] && [ ! -e "$TOP/tools/modules/${f##*/}" ]; then
+			rm -f "$f" "${f%.c}.o" "${f%.c}.ko" "${f%.c}.mod" "${f%.c}.mod.c" "${f%.c}.mod.o"
+		fi
+	done
+	for f in "$TOP"/tools/modules/Kbuild "$TOP"/tools/modules/*.c; do
+		[ -e "$f" ] || continue
+		cmp -s "$f" "$moddir/${f##*/}" || cp -p "$f" "$moddir/"
+	done
+	ls "$moddir"/*.c >/dev/null 2>&1 && grep -q '^CONFIG_MODULES=y' "$obj/.config" || return 0
+	"${kmake[@]}" M="$moddir" "$@" modules >"$moddir/build.log" 2>&1 || {
+		grep -E 'error|warning' "$moddir/build.log" | head -n 20 >&2 || :
+		die "test modules failed to build for $SC_KEY; log: $moddir/build.log"
+	}
+	! grep -q 'warning:' "$moddir/build.log" || {
+		grep 'warning:' "$moddir/build.log" >&2
+		die "test modules build with warnings for $SC_KEY"
+	}
+}
 
 # --- configuration --------------------------------------------------------
 frags=()
@@ -196,24 +229,30 @@ if [ "${OBJECTS:-all}" = changed ]; then
 	done < <(printf '%s\n%s\n' "$ours" "$theirs" | grep '\.c$' | sort -u)
 	[ ${#objs[@]} -gt 0 ] || die "no C file of the series or of the $TR_NAME tree is built in $SC_KEY"
 	msg "building $(basename "$tree") for $SC_KEY in $obj: the ${#objs[@]} objects of the C files the series or the $TR_NAME tree changes"
-	# Kbuild builds one object only when it can reach its folder from the
-	# folder above (5.10 cannot reach arch/x86/pci/, which arch/x86's
-	# Makefile adds at the top): such an object is named and left out.
-	alone=()
-	while ! "${kmake[@]}" "${objs[@]}" >"$obj/build.log" 2>&1; do
-		o=$(sed -n "s/^make\[[0-9]*\]: \*\*\* No rule to make target '\([^']*\.o\)'.  Stop\.\$/\1/p" \
-			"$obj/build.log" | head -n 1)
-		if [ -z "$o" ] || ! in_list "$o" "${objs[@]}"; then
-			grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || :
-			die "build of the changed objects failed for $SC_KEY; full log: $obj/build.log"
-		fi
-		alone+=("$o")
-		mapfile -t objs < <(printf '%s\n' "${objs[@]}" | grep -vxF "$o")
-		[ ${#objs[@]} -gt 0 ] || break
-	done
-	[ ${#alone[@]} -eq 0 ] ||
-		msg "$SC_KEY: not compiled, kbuild cannot build them alone: ${alone[*]}"
+	make_objects "$obj/build.log" "${objs[@]}"
+	[ ${#MO_ALONE[@]} -eq 0 ] ||
+		msg "$SC_KEY: not compiled, kbuild cannot build them alone: ${MO_ALONE[*]}"
+	objs=("${MO_BUILT[@]}")
 	msg "$SC_KEY: compiled ${objs[*]} (OBJECTS=changed: not linked)"
+	exit 0
+fi
+
+# --- OBJECTS=listed: the objects of OBJECT_LIST and the test modules ---------
+# On the prepared tree (modules_prepare: the generated headers, genksyms
+# and modpost), without vmlinux: modpost cannot check the modules'
+# symbols against it, and KBUILD_MODPOST_WARN=1 lets it say so and go on.
+if [ "${OBJECTS:-all}" = listed ]; then
+	read -r -a objs <<<"$OBJECT_LIST"
+	msg "preparing $(basename "$tree") for $SC_KEY in $obj: ${#objs[@]} objects and the test modules"
+	"${kmake[@]}" modules_prepare >"$obj/build.log" 2>&1 || {
+		grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || :
+		die "modules_prepare failed for $SC_KEY; full log: $obj/build.log"
+	}
+	make_objects "$obj/build-objects.log" "${objs[@]}"
+	[ ${#MO_ALONE[@]} -eq 0 ] ||
+		msg "$SC_KEY: not compiled, kbuild cannot build them alone: ${MO_ALONE[*]}"
+	build_modules KBUILD_MODPOST_WARN=1
+	msg "$SC_KEY: compiled ${MO_BUILT[*]} and the test modules (OBJECTS=listed: not linked)"
 	exit 0
 fi
 
@@ -237,29 +276,7 @@ if ! piggy_fresh "$obj" "$tree" "$SC_ARCH"; then
 fi
 
 # --- test modules -------------------------------------------------------------
-moddir=$obj/mm510-modules
-mkdir -p "$moddir"
-# Drop modules whose source is gone (not kbuild's generated *.mod.c).
-for f in "$moddir"/*.c; do
-	case $f in *.mod.c) continue ;; esac
-	if [ -e "$f" ] && [ ! -e "$TOP/tools/modules/${f##*/}" ]; then
-		rm -f "$f" "${f%.c}.o" "${f%.c}.ko" "${f%.c}.mod" "${f%.c}.mod.c" "${f%.c}.mod.o"
-	fi
-done
-for f in "$TOP"/tools/modules/Kbuild "$TOP"/tools/modules/*.c; do
-	[ -e "$f" ] || continue
-	cmp -s "$f" "$moddir/${f##*/}" || cp -p "$f" "$moddir/"
-done
-if ls "$moddir"/*.c >/dev/null 2>&1 && grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
-	"${kmake[@]}" M="$moddir" modules >"$moddir/build.log" 2>&1 || {
-		grep -E 'error|warning' "$moddir/build.log" | head -n 20 >&2 || :
-		die "test modules failed to build for $SC_KEY; log: $moddir/build.log"
-	}
-	! grep -q 'warning:' "$moddir/build.log" || {
-		grep 'warning:' "$moddir/build.log" >&2
-		die "test modules build with warnings for $SC_KEY"
-	}
-fi
+build_modules
 
 # --- guest user space and initramfs -------------------------------------------
 # Static programs for the scenario's arch: in $BUILD/tools for x86, in

@@ -4,7 +4,8 @@
 # The project's test command (`make check`, what CI runs).
 #
 # Prepares the tree (deps, fetch, base, apply), runs the host-side tests,
-# the fast review gates (ci/gates.sh), then builds and boots every
+# the fast review gates (ci/gates.sh), the android flavour's KMI check
+# where ACK's tree is (ci/kmi-check.sh), then builds and boots every
 # scenario of tier "check" (on its base tree: Debian's trees are
 # fetched, imported and the series applied first; a scenario without a
 # boot timeout is compiled only, and on a tree other than vanilla only
@@ -197,6 +198,20 @@ fi
 host_wait pre-vanilla "the trees' apply and Debian's import"
 
 gates gates series provenance checkpatch maintainers
+
+# The android flavour's KMI against plain ACK's, where ACK's tree is
+# (ci/kmi-check.sh): on GKI's configuration, with clang, the objects the
+# flavour changes (CRCs, the layout of the KMI's types) and the test
+# modules built against both trees (no symbol outside ACK's KMI lists).
+# A change to a shared patch that breaks the KMI fails here.
+if [ "${prepared[android]:-}" = pass ]; then
+	log=$logdir/check-kmi.log
+	if timed compile "kmi-check (android-gki)" env SCENARIO=android-gki "$TOP/ci/kmi-check.sh" >"$log" 2>&1; then
+		record "android: ACK's KMI kept (make kmi-check)" pass "$(tail -n 1 "$log" | sed 's/^kmi-check\.sh: //')" "$log"
+	else
+		record "android: ACK's KMI kept (make kmi-check)" fail "$(grep -m1 'error:' "$log" || tail -n 1 "$log")" "$log"
+	fi
+fi
 
 # Scenarios with the same fragments boot one kernel: it is built (and
 # checked) once, for the first of them.

@@ -38,20 +38,9 @@ stack=$(stack_tree)
 # ADDITIONAL_KMI_SYMBOL_LISTS ("[abi_symbol_list]" files in android/).
 if [ "$TR_NAME" = android ] && [ -z "${KABI_SYMBOLS:-}" ]; then
 	tree_import --checkout
-	bc=$(base_checkout)/build.config.gki.aarch64
-	[ -f "$bc" ] || die "$bc missing: no KMI symbol lists to check (give KABI_SYMBOLS=FILE)"
-	mapfile -t lists < <(sed -n '/^KMI_SYMBOL_LIST=/p; /^ADDITIONAL_KMI_SYMBOL_LISTS="/,/"/p' "$bc" |
-		grep -o 'android/[A-Za-z0-9_.-]*' | sort -u)
-	[ ${#lists[@]} -gt 0 ] || die "$bc names no KMI symbol list"
-	for f in "${lists[@]}"; do
-		[ -f "$(base_checkout)/$f" ] || die "$bc names $f, which the tree does not have"
-	done
-	sed -e 's/#.*//' -e '/^[[:space:]]*\[.*\][[:space:]]*$/d' "${lists[@]/#/$(base_checkout)/}" |
-		awk 'NF == 1 { print $1 }' | sort -u >"$out-symbols.txt.new"
-	mv "$out-symbols.txt.new" "$out-symbols.txt"
+	kmi_lists=$(kmi_symbols "$(base_checkout)" "$out-symbols.txt")
 	KABI_SYMBOLS=$out-symbols.txt
-	kmi_lists=${#lists[@]}
-	msg "KABI_SYMBOLS: the union of the $kmi_lists KMI lists of $bc, $(wc -l <"$KABI_SYMBOLS") symbols"
+	msg "KABI_SYMBOLS: the union of the $kmi_lists KMI lists of $(base_checkout)/build.config.gki.aarch64, $(wc -l <"$KABI_SYMBOLS") symbols"
 fi
 
 t0=$SECONDS

@@ -293,6 +293,50 @@ worktree_at() {
 	fi
 }
 
+# kmi_symbols TREE OUT: the union of the KMI symbol lists that an
+# Android common kernel's GKI build names (TREE's build.config.gki.aarch64:
+# KMI_SYMBOL_LIST and ADDITIONAL_KMI_SYMBOL_LISTS, "[abi_symbol_list]"
+# files in android/), one symbol a line, sorted, written to OUT; prints
+# the number of lists.  What the GKI build keeps exported when it trims
+# (TRIM_NONLISTED_KMI): every other export is dropped.
+kmi_symbols() {
+	local tree=$1 out=$2 bc=$1/build.config.gki.aarch64 f lists
+	[ -f "$bc" ] || die "$bc missing: no KMI symbol lists to check (give KABI_SYMBOLS=FILE)"
+	mapfile -t lists < <(sed -n '/^KMI_SYMBOL_LIST=/p; /^ADDITIONAL_KMI_SYMBOL_LISTS="/,/"/p' "$bc" |
+		grep -o 'android/[A-Za-z0-9_.-]*' | sort -u)
+	[ ${#lists[@]} -gt 0 ] || die "$bc names no KMI symbol list"
+	for f in "${lists[@]}"; do
+		[ -f "$tree/$f" ] || die "$bc names $f, which the tree does not have"
+	done
+	sed -e 's/#.*//' -e '/^[[:space:]]*\[.*\][[:space:]]*$/d' "${lists[@]/#/$tree/}" |
+		awk 'NF == 1 { print $1 }' | sort -u >"$out.new"
+	mv "$out.new" "$out"
+	echo "${#lists[@]}"
+}
+
+# make_objects LOG OBJECT...: build each OBJECT with the caller's
+# "${kmake[@]}", the output in LOG.  Kbuild builds one object only when
+# it can reach its folder from the folder above (5.10 cannot reach
+# arch/x86/pci/, which arch/x86's Makefile adds at the top): such an
+# object is left out, in MO_ALONE; MO_BUILT holds the others.  Any other
+# failure dies, naming LOG.
+make_objects() {
+	local log=$1 o
+	shift
+	MO_BUILT=("$@") MO_ALONE=()
+	while ! "${kmake[@]}" "${MO_BUILT[@]}" >"$log" 2>&1; do
+		o=$(sed -n "s/^make\[[0-9]*\]: \*\*\* No rule to make target '\([^']*\.o\)'.  Stop\.\$/\1/p" \
+			"$log" | head -n 1)
+		if [ -z "$o" ] || ! in_list "$o" "${MO_BUILT[@]}"; then
+			grep -E 'error|Error' "$log" | head -n 20 >&2 || :
+			die "build of ${MO_BUILT[*]} failed; full log: $log"
+		fi
+		MO_ALONE+=("$o")
+		mapfile -t MO_BUILT < <(printf '%s\n' "${MO_BUILT[@]}" | grep -vxF "$o")
+		[ ${#MO_BUILT[@]} -gt 0 ] || break
+	done
+}
+
 # The tree the stack is applied in: ours, or a worktree of KERNEL_TREE.
 stack_tree() {
 	if [ -n "${KERNEL_TREE:-}" ]; then

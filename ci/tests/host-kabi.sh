@@ -125,6 +125,19 @@ t_kabi_bad_input() {
 	[ -z "$(find "$d" -maxdepth 1 -name '.kabi.*')" ] || { echo "a half-written report was left"; return 1; }
 }
 
+# make kmi-check: a scenario of another tree than ACK's, and no
+# libabigail, each refused with its reason before anything is built.
+t_kmi_check_bad_input() {
+	local bin=$scratch/bin-noabidw
+	command -v abidw >/dev/null || { echo "abidw not installed (apt-get install abigail-tools)"; return 4; }
+	expect_fail "SCENARIO=default is on the vanilla tree: make kmi-check compares ACK's KMI" \
+		env SCENARIO=default "$TOP/ci/kmi-check.sh"
+	bin_without "$bin" abidw
+	expect_fail "'abidw' not found: install it with 'apt-get install abigail-tools'" \
+		env PATH="$bin" SCENARIO=android-gki "$TOP/ci/kmi-check.sh"
+	[ ! -e "$BUILD/kmi-check-default" ] || { echo "a report folder was made for the refused scenario"; return 1; }
+}
+
 # kabi_reserve_pair D EXPORT: the synthetic pair whose first commit takes
 # a reserve of struct syn_zone in place (a union of a new member and the
 # reserve, as ANDROID_KABI_USE does), its patch list, and a
