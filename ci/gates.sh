@@ -146,7 +146,9 @@ gate_series() {
 	done <"$series"
 	for fl in "${flavours[@]}"; do
 		mapfile -t fpatches < <(series_patches "$series" "$fl")
-		if [ ${#fpatches[@]} -gt 0 ]; then
+		# The android flavour has no stack marker: a localversion file
+		# would break GKI's release string (series says why).
+		if [ ${#fpatches[@]} -gt 0 ] && [ "$fl" != android ]; then
 			last=${fpatches[-1]}
 			grep -q '^+++ b/localversion-' "$TOP/patches/$last" 2>/dev/null ||
 				problems+=("the last patch of the $fl series, $last, does not add a localversion file")
