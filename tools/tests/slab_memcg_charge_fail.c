@@ -5,17 +5,20 @@
  * bytes in memory.stat; the allocations that succeeded are charged with
  * their slab bytes, and give all of it back when freed.
  *
- * The stack charges an accounted object before allocating it (the
- * pre-alloc hook), so a failed charge allocates nothing.  Upstream has
- * charged after the allocation since v6.10 (9f9796b413d3), freeing the
- * object again when the charge fails; a backport of that was measured
- * and not carried (see series), and this test, written for it, holds
- * both designs to the same result.  It drives the failure path through
- * both slab entry points: the kmalloc_cg module, called from inside a
- * child cgroup whose memory.max is LIMIT, tries single kmalloc()s of
- * OBJ_SIZE bytes with __GFP_NORETRY (no OOM kill: a charge over the
- * limit fails after reclaim), then as many objects of the same cache
- * with kmem_cache_alloc_bulk() in batches of 16, going on past each
+ * The series charges an accounted object after allocating it, in the
+ * post-alloc hook (0601, upstream's 9f9796b413d3 of v6.10-rc1), one
+ * object at a time together with its slab statistic (0602).  When a
+ * charge fails, the caller frees what it allocated and returns NULL, or
+ * 0 from kmem_cache_alloc_bulk(); in a bulk allocation, that free also
+ * uncharges the objects charged before the failure.  5.10.262 charges
+ * before allocating (the pre-alloc hook), so that a failed charge
+ * allocates nothing; the test holds both designs to the same result (it
+ * passed on the stack without group 6 too).  It drives the failure path
+ * through both slab entry points: the kmalloc_cg module, called from
+ * inside a child cgroup whose memory.max is LIMIT, tries single
+ * kmalloc()s of OBJ_SIZE bytes with __GFP_NORETRY (no OOM kill: a charge
+ * over the limit fails after reclaim), then as many objects of the same
+ * cache with kmem_cache_alloc_bulk() in batches of 16, going on past each
  * failure: NR_OVER more than LIMIT holds of their charge, so that at
  * least NR_OVER fail, far more than the tolerance below (each failure
  * reclaims and drains the stocks first, the test's main cost).  Per
@@ -43,9 +46,10 @@
  *
  * Skips without kmem accounting (no memory controller, nokmem, SLOB).
  * Fails when a failed charge leaves its object allocated or its charge
- * taken.  Checked once, on the backport with a 4 MiB limit and 24576
- * tries: with the free of a failed charge's objects taken out of SLUB's
- * slab_alloc_node() and kmem_cache_alloc_bulk(), it failed with
+ * taken.  Checked once, on 0601 as the series carries it, with an
+ * earlier 4 MiB limit and 24576 tries: with the free of a failed
+ * charge's objects taken out of SLUB's slab_alloc_node() and
+ * kmem_cache_alloc_bulk(), it failed with
  * "kmalloc-cg-256 grew by 24576 objects, 15843 held (8733 failed)".
  */
 #include <errno.h>
