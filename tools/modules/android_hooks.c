@@ -16,9 +16,15 @@
  *   0122);
  * - android_vh_pcplist_add_cma_pages_bypass, in free_unref_page_commit()
  *   (0128's form).
- * The other three are counted only: android_vh_free_unref_page_bypass
+ * The other four are counted only: android_vh_free_unref_page_bypass
  * (0122, 0127: before the free takes its lock), android_vh_pageset_update
- * (0104) and android_vh_mem_cgroup_free (0503).
+ * (0104), android_vh_mem_cgroup_free (0503) and
+ * android_vh_test_clear_look_around_ref (prep_new_page(), for every page
+ * handed out: the bulk allocator's too, with interrupts disabled where a
+ * single page's has them enabled, 0108); android_vh_pageset_update's
+ * calls with a high of 0 are counted apart (zero_high_pageset_update):
+ * ACK never makes one, and 0107's form must not show it the high of 0
+ * that zone_pcp_disable() sets during memory offline.
  *
  * Writing 1 to /sys/module/android_hooks/parameters/run makes the
  * allocations that reach the first two and the free hook: RUN_ORDER
@@ -26,7 +32,9 @@
  * (more than a per-cpu list holds, so that it refills one), all freed
  * again.  It reports in bulk_refills the rmqueue_bulk_bypass calls made
  * during the bulk allocation alone (-1 on a tree without the bulk
- * allocator: plain ACK).  The test
+ * allocator: plain ACK), and in bulk_look_around (and
+ * bulk_look_around_irqs_on) the test_clear_look_around_ref calls made
+ * there.  The test
  * (tools/tests/android_hooks.c) drives the rest from user space.  The
  * probes never bypass anything: every "bypass" stays false.
  */
@@ -41,10 +49,11 @@
 #define RUN_BULK	1024
 
 enum { H_RMQUEUE, H_BULK_BYPASS, H_CMA_BYPASS, H_FREE_BYPASS, H_PAGESET,
-	H_MEMCG_FREE, NR_HOOKS };
+	H_MEMCG_FREE, H_LOOK_AROUND, NR_HOOKS };
 
 static atomic_long_t calls[NR_HOOKS];
 static atomic_long_t irqs_on[NR_HOOKS];
+static atomic_long_t zero_high;
 
 static void count(int h)
 {
@@ -83,11 +92,18 @@ static void probe_pageset(void *data, unsigned long *high,
 			  unsigned long *batch)
 {
 	count(H_PAGESET);
+	if (!*high)
+		atomic_long_inc(&zero_high);
 }
 
 static void probe_memcg_free(void *data, struct mem_cgroup *memcg)
 {
 	count(H_MEMCG_FREE);
+}
+
+static void probe_look_around(void *data, struct page *page)
+{
+	count(H_LOOK_AROUND);
 }
 
 /* One read-only parameter per counter: calls_<hook>, irqs_on_<hook>. */
@@ -113,10 +129,19 @@ HOOK_PARAMS(pcplist_add_cma_pages_bypass, H_CMA_BYPASS);
 HOOK_PARAMS(free_unref_page_bypass, H_FREE_BYPASS);
 HOOK_PARAMS(pageset_update, H_PAGESET);
 HOOK_PARAMS(mem_cgroup_free, H_MEMCG_FREE);
+HOOK_PARAMS(test_clear_look_around_ref, H_LOOK_AROUND);
+module_param_cb(zero_high_pageset_update, &counter_ops, &zero_high, 0444);
+MODULE_PARM_DESC(zero_high_pageset_update, "calls of android_vh_pageset_update with a high of 0");
 
 static long bulk_refills = -1;
 module_param(bulk_refills, long, 0444);
 MODULE_PARM_DESC(bulk_refills, "rmqueue_bulk_bypass calls during the last run's bulk allocation");
+
+static long bulk_look_around = -1, bulk_look_around_irqs_on = -1;
+module_param(bulk_look_around, long, 0444);
+MODULE_PARM_DESC(bulk_look_around, "test_clear_look_around_ref calls during the last run's bulk allocation");
+module_param(bulk_look_around_irqs_on, long, 0444);
+MODULE_PARM_DESC(bulk_look_around_irqs_on, "the same, with interrupts enabled");
 
 static int errors;
 module_param(errors, int, 0444);
@@ -147,10 +172,15 @@ static int run_set(const char *val, const struct kernel_param *kp)
 #ifdef MM510_HAVE_BULK
 	{
 		long before = atomic_long_read(&calls[H_BULK_BYPASS]);
+		long la = atomic_long_read(&calls[H_LOOK_AROUND]);
+		long la_on = atomic_long_read(&irqs_on[H_LOOK_AROUND]);
 
 		if (alloc_pages_bulk_array(GFP_KERNEL, RUN_BULK, pages) != RUN_BULK)
 			errors++;
 		bulk_refills = atomic_long_read(&calls[H_BULK_BYPASS]) - before;
+		bulk_look_around = atomic_long_read(&calls[H_LOOK_AROUND]) - la;
+		bulk_look_around_irqs_on =
+			atomic_long_read(&irqs_on[H_LOOK_AROUND]) - la_on;
 		for (i = 0; i < RUN_BULK; i++)
 			if (pages[i])
 				__free_pages(pages[i], 0);
@@ -175,6 +205,9 @@ static int attached;
 static void detach(void)
 {
 	switch (attached) {
+	case 7:
+		unregister_trace_android_vh_test_clear_look_around_ref(probe_look_around, NULL);
+		fallthrough;
 	case 6:
 		unregister_trace_android_vh_mem_cgroup_free(probe_memcg_free, NULL);
 		fallthrough;
@@ -212,6 +245,8 @@ static int __init android_hooks_init(void)
 		ret = register_trace_android_vh_pageset_update(probe_pageset, NULL);
 	if (!ret && ++attached)
 		ret = register_trace_android_vh_mem_cgroup_free(probe_memcg_free, NULL);
+	if (!ret && ++attached)
+		ret = register_trace_android_vh_test_clear_look_around_ref(probe_look_around, NULL);
 	if (!ret)
 		attached++;
 	else
