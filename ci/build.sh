@@ -17,10 +17,10 @@
 # Every value a fragment asks for must survive; one that does not fails
 # the build with its name.  CONFIG_ONLY=1 stops after the .config (the
 # cheap half: checks the fragments of a scenario in seconds).
-# OBJECTS=listed compiles only the objects named in OBJECT_LIST and the
-# test modules against the prepared tree (modules_prepare), neither
-# linked nor checked against vmlinux: what make kmi-check compares
-# (ci/kmi-check.sh).
+# OBJECTS=listed compiles only the objects named in OBJECT_LIST that the
+# configuration builds, and the test modules, against the prepared tree
+# (modules_prepare), neither linked nor checked against vmlinux: what
+# make kmi-check compares (ci/kmi-check.sh).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
@@ -243,6 +243,10 @@ fi
 # symbols against it, and KBUILD_MODPOST_WARN=1 lets it say so and go on.
 if [ "${OBJECTS:-all}" = listed ]; then
 	read -r -a objs <<<"$OBJECT_LIST"
+	objects_in_config "$obj/.config" "$tree" "${objs[@]}"
+	[ ${#OC_SKIPPED[@]} -eq 0 ] || msg "$SC_KEY: not built in this configuration: ${OC_SKIPPED[*]}"
+	objs=("${OC_BUILT[@]}")
+	[ ${#objs[@]} -gt 0 ] || die "OBJECT_LIST: none of its objects is built in $SC_KEY"
 	msg "preparing $(basename "$tree") for $SC_KEY in $obj: ${#objs[@]} objects and the test modules"
 	"${kmake[@]}" modules_prepare >"$obj/build.log" 2>&1 || {
 		grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || :

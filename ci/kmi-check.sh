@@ -60,29 +60,16 @@ new_api=$out/new-api.txt
 sed -e 's/#.*//' "$TOP/ci/kmi-new-api" | awk 'NF { print $1 }' | sort -u >"$new_api"
 
 # The objects of the C files the flavour changes that this configuration
-# builds: a file's object is left out where the folder's Makefile adds
-# it under an option (obj-$(CONFIG_X)) that the .config does not set.
-TREE=stack CONFIG_ONLY=1 "$TOP/ci/build.sh" "$sc"
+# builds (objects_in_config: build.sh leaves the others out, and says so).
+mapfile -t cands < <(git -C "$stack" diff --name-only "$TR_TAG" HEAD -- '*.c' | sed 's/\.c$/.o/')
+[ ${#cands[@]} -gt 0 ] || die "the flavour changes no C file of $stack"
+for t in base stack; do
+	TREE=$t OBJECTS=listed OBJECT_LIST="${cands[*]}" "$TOP/ci/build.sh" "$sc"
+done
 sobj=$BUILD/obj/$(basename "$stack")-$SC_KEY
 bobj=$BUILD/obj/$(basename "$base")-$SC_KEY
-objs=() skipped=()
-while read -r f; do
-	d=$(dirname "$f") o=$(basename "$f" .c).o
-	opt=$(sed -e ':a' -e '/\\$/N' -e 's/\\\n//' -e 'ta' "$stack/$d/Makefile" 2>/dev/null |
-		awk -v o="$o" '{ for (i = 2; i <= NF; i++) if ($i == o) print $1 }' |
-		sed -n 's/^obj-\$(\(CONFIG_[A-Za-z0-9_]*\)).*/\1/p' | head -n 1)
-	if [ -n "$opt" ] && ! grep -q "^$opt=[ym]" "$sobj/.config"; then
-		skipped+=("$d/$o ($opt)")
-	else
-		objs+=("$d/$o")
-	fi
-done < <(git -C "$stack" diff --name-only "$TR_TAG" HEAD -- '*.c')
-[ ${#objs[@]} -gt 0 ] || die "no C file the flavour changes is built in $SC_KEY"
-[ ${#skipped[@]} -eq 0 ] || msg "not built in $SC_KEY: ${skipped[*]}"
-
-for t in base stack; do
-	TREE=$t OBJECTS=listed OBJECT_LIST="${objs[*]}" "$TOP/ci/build.sh" "$sc"
-done
+objects_in_config "$sobj/.config" "$stack" "${cands[@]}"
+objs=("${OC_BUILT[@]}") skipped=("${OC_SKIPPED[@]}")
 cmp -s <(grep '^CONFIG_' "$bobj/.config") <(grep '^CONFIG_' "$sobj/.config") ||
 	die "$bobj/.config and $sobj/.config differ: the two trees must be compared on one configuration"
 msg "both trees prepared and compiled in $((SECONDS - t0)) s"

@@ -314,6 +314,27 @@ kmi_symbols() {
 	echo "${#lists[@]}"
 }
 
+# objects_in_config CONFIG TREE OBJECT...: which OBJECTs (paths of TREE)
+# a kernel of .config CONFIG builds, in OC_BUILT; OC_SKIPPED names the
+# others, each as "OBJECT (CONFIG_X)": those that the folder's Makefile
+# adds under an option (obj-$(CONFIG_X)) CONFIG does not set.  An object
+# added otherwise (obj-y, a composite's list) counts as built.
+objects_in_config() {
+	local config=$1 tree=$2 o opt
+	shift 2
+	OC_BUILT=() OC_SKIPPED=()
+	for o; do
+		opt=$(sed -e ':a' -e '/\\$/N' -e 's/\\\n//' -e 'ta' "$tree/$(dirname "$o")/Makefile" 2>/dev/null |
+			awk -v o="$(basename "$o")" '{ for (i = 2; i <= NF; i++) if ($i == o) print $1 }' |
+			sed -n 's/^obj-\$(\(CONFIG_[A-Za-z0-9_]*\)).*/\1/p' | head -n 1)
+		if [ -n "$opt" ] && ! grep -q "^$opt=[ym]" "$config"; then
+			OC_SKIPPED+=("$o ($opt)")
+		else
+			OC_BUILT+=("$o")
+		fi
+	done
+}
+
 # make_objects LOG OBJECT...: build each OBJECT with the caller's
 # "${kmake[@]}", the output in LOG.  Kbuild builds one object only when
 # it can reach its folder from the folder above (5.10 cannot reach
