@@ -37,10 +37,11 @@
  * mm510's 0901 keeps only these events in a memory cgroup's arrays.  The
  * test passes on 5.10.262 and on the stack with the same counts, and
  * failed (pgfault 0 and pgmajfault 2675, among others) on a stack whose
- * memcg_events() read the next event's slot.  Not read: cgroup1's
+ * memcg_events() read the next event's slot.  Not read here: cgroup1's
  * memory.stat (pgpgin, pgpgout and the local counts), which needs the
  * memory controller on a cgroup1 hierarchy, where a cgroup kept by its
- * page cache would keep the controller from the other tests.
+ * page cache would keep the controller from the other tests:
+ * memcg_v1_stat reads it, in a boot of its own (the cgroup1 scenario).
  *
  * Skipped without the memory controller and without the guest's disk.
  */
