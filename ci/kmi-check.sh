@@ -38,6 +38,8 @@
 
 need abidw abigail-tools
 need nm binutils
+# sort, comm and join of the symbol lists, in one collation.
+export LC_ALL=C
 sc=${SCENARIO:-android-gki}
 export ADD_FRAGMENTS=kabi KBUILD_SYMTYPES=1
 scenario_load "$sc"
