@@ -94,6 +94,8 @@ help:
 	@echo '                    finds after each test (build/kmemleak/report.md)'
 	@echo '  make gates        the review gates on the applied stack (GATES, default the'
 	@echo '                    fast ones; GATE_POSITIONS=N-M splits build and cocci)'
+	@echo '  make gates GATES=rt-locks SCENARIO=rt  the RT flavour'"'"'s local locks at every'
+	@echo '                    position (ci/rt-locks.sh), outside the window series names'
 	@echo '  make lava         a LAVA job per booted, built scenario, checked against'
 	@echo '                    LAVA'"'"'s schema (build/lava/; ci/lava.sh submits one to a lab)'
 	@echo '  make kabi KABI_SYMBOLS=<file>  also say which of your symbols (an Android'

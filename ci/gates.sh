@@ -11,6 +11,8 @@
 #     checkpatch   scripts/checkpatch.pl --strict of the pinned tree, with
 #                  the project's .checkpatch.conf
 #     maintainers  MAINTAINERS-notes is what ci/maintainers-notes.sh makes
+#     rt-locks     ci/rt-locks.sh at every position of the applied RT
+#                  flavour, outside the window series declares
 #   slow gates (`make check-full`; they need the applied stack):
 #     build        each patch's touched objects, W=1 and sparse (C=1),
 #                  built at the patch and at the position before it
@@ -35,7 +37,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
 
-[ $# -gt 0 ] || die "usage: gates.sh series|provenance|checkpatch|maintainers|build|cocci..."
+[ $# -gt 0 ] || die "usage: gates.sh series|provenance|checkpatch|maintainers|rt-locks|build|cocci..."
 need git git
 need perl perl
 
@@ -702,9 +704,88 @@ gate_cocci() {
 	done
 }
 
+# --- rt-locks: every position of the RT flavour -------------------------------
+
+# The RT flavour's local locks at each of its positions: ci/rt-locks.sh
+# on mm/page_alloc.c and mm/memcontrol.c as each patch of the applied RT
+# stack leaves them (and as the RT base has them).  A bisect of the RT
+# flavour may land on any position, and one that runs the pcp lists or
+# the memcg stock with interrupts disabled alone is no PREEMPT_RT
+# kernel.  The positions where that is known and said (series: Group
+# 0) are the window of the "# rt-locks-window: FIRST LAST" line; the
+# gate fails on any other position, and on a window whose first or last
+# patch passes (a window wider than it is).
+gate_rt_locks() {
+	local log=$logdir/rt-locks.log rt rt_tag base stamp win first last
+	local i c key prev_key='' res='' st p npos in_win=0 failed_in=0 problems=() wfirst=-1 wlast=-1
+	local -a rtp commits_rt
+	rt=$BUILD/stack-debian-rt
+	rt_tag=$(tree_load debian-rt && echo "$TR_TAG")
+	mapfile -t rtp < <(series_patches "$series" rt)
+	: >"$log"
+	win=$(sed -n 's/^# rt-locks-window:[[:space:]]*//p' "$series")
+	read -r first last <<<"$win"
+	for i in "${!rtp[@]}"; do
+		[ "${rtp[$i]}" != "${first:-}" ] || wfirst=$((i + 1))
+		[ "${rtp[$i]}" != "${last:-}" ] || wlast=$((i + 1))
+	done
+	if [ -n "$win" ] && { [ "$wfirst" -lt 1 ] || [ "$wlast" -lt "$wfirst" ]; }; then
+		verdict "rt-locks: every position of the RT flavour" fail "series' rt-locks-window '$win' does not name two patches of the RT series, in order" "$log"
+		return 0
+	fi
+	if [ ! -d "$rt" ] || ! base=$(git -C "$rt" rev-parse -q --verify "$rt_tag^{commit}"); then
+		verdict "rt-locks: every position of the RT flavour" fail "no RT stack: run 'make apply SCENARIO=rt'" "$log"
+		return 0
+	fi
+	# The stack must be the series as it stands, and its branch where
+	# ci/apply.sh left it (the stamp's HEAD).
+	stamp=$(series_stamp "$base" "$STACK_BRANCH-debian-rt" "${rtp[@]}")
+	if [ "$(head -n 1 "$BUILD/stack-debian-rt.applied" 2>/dev/null)" != "$stamp" ] ||
+	   [ "$(sed -n 2p "$BUILD/stack-debian-rt.applied")" != "$(git -C "$rt" rev-parse "$STACK_BRANCH-debian-rt")" ]; then
+		verdict "rt-locks: every position of the RT flavour" fail "the RT stack is not the series as it stands: run 'make apply SCENARIO=rt'" "$log"
+		return 0
+	fi
+	mapfile -t commits_rt < <(git -C "$rt" rev-list --reverse "$base..$STACK_BRANCH-debian-rt")
+	commits_rt=("$base" "${commits_rt[@]}")
+	st=$(mktemp -d)
+	mkdir -p "$st/tree/mm"
+	for i in "${!commits_rt[@]}"; do
+		c=${commits_rt[$i]}
+		p=base
+		[ "$i" = 0 ] || p=${rtp[$((i - 1))]}
+		key=$(git -C "$rt" rev-parse "$c:mm/page_alloc.c" "$c:mm/memcontrol.c" | tr '\n' ' ')
+		# A position that changes neither file has its predecessor's result.
+		if [ "$key" != "$prev_key" ]; then
+			git -C "$rt" cat-file blob "$c:mm/page_alloc.c" >"$st/tree/mm/page_alloc.c"
+			git -C "$rt" cat-file blob "$c:mm/memcontrol.c" >"$st/tree/mm/memcontrol.c"
+			if "$TOP/ci/rt-locks.sh" "$st/tree" >"$st/out" 2>&1; then res=pass; else res=fail; fi
+		fi
+		prev_key=$key
+		if [ "$i" -ge "$wfirst" ] && [ "$i" -le "$wlast" ]; then
+			in_win=$((in_win + 1))
+			[ $res = pass ] || failed_in=$((failed_in + 1))
+			{ [ "$i" != "$wfirst" ] && [ "$i" != "$wlast" ]; } || [ $res = fail ] ||
+				problems+=("$i ($p) passes, but the rt-locks-window of series names it as its first or last: narrow the window")
+			echo "$i $p: $res (in the window)" >>"$log"
+		else
+			echo "$i $p: $res" >>"$log"
+			[ $res = pass ] || problems+=("$i ($p): $(head -n 1 "$st/out")")
+		fi
+		[ $res = pass ] || sed 's/^/    /' "$st/out" >>"$log"
+	done
+	npos=${#commits_rt[@]}
+	rm -rf "$st"
+	if [ ${#problems[@]} -gt 0 ]; then
+		verdict "rt-locks: every position of the RT flavour" fail "position ${problems[0]}" "$log"
+	else
+		verdict "rt-locks: every position of the RT flavour" pass "$npos positions (base and ${#rtp[@]} patches): $((npos - in_win)) under local locks, $failed_in of the $in_win in series' window without" "$log"
+	fi
+}
+
 for gate in "$@"; do
 	case $gate in
 	series|provenance|checkpatch|maintainers|build|cocci) "gate_$gate" ;;
+	rt-locks) gate_rt_locks ;;
 	*) die "unknown gate '$gate'" ;;
 	esac
 done

@@ -16,9 +16,14 @@
 #     get_cpu()): on RT either would run the sleeping locks those
 #     functions take in atomic context;
 #   - every function that takes this CPU's memcg stock
-#     (this_cpu_ptr(&memcg_stock)) takes memcg_stock.stock_lock;
-#   - the pcp lists have their local lock: pagesets.lock is taken, and
+#     (this_cpu_ptr(&memcg_stock)) takes the stock's local lock:
+#     upstream's memcg_stock.stock_lock (0312), or memcg_stock.lock, the
+#     RT queue's own form of it, before the RT flavour replaces it;
+#   - the pcp lists have their local lock: pagesets.lock (0122), or the
+#     RT queue's pa_lock before the RT flavour reverts it, is taken, and
 #     every function that takes it also releases it.
+# The RT queue's names are accepted so that every position of the RT
+# flavour can be checked (ci/gates.sh's rt-locks gate walks them).
 # The helpers that are given a pcp or a stock by their caller run under
 # the caller's lock; the remote readers (__drain_all_pages(),
 # drain_all_stock()) read other CPUs' lists and stocks without a lock by
@@ -59,27 +64,37 @@ functions() {
 	' "$1"
 }
 
+# Each file's functions, split once.
+fdir=$(mktemp -d)
+trap 'rm -rf "$fdir"' EXIT
+for f in mm/page_alloc.c mm/memcontrol.c; do
+	functions "$tree/$f" >"$fdir/${f//\//_}"
+	mkdir "$fdir/${f//\//_}.d"
+	awk -F'\t' -v d="$fdir/${f//\//_}.d" '{ l = $0; sub(/^[^\t]*\t/, "", l); print l > (d "/" $1) }' \
+		"$fdir/${f//\//_}"
+done
+
 bad=0
 checked=0
 # fns FILE REGEX: the functions of FILE with a line matching REGEX.
 fns() {
-	functions "$tree/$1" | RE=$2 awk -F'\t' '{ l = $0; sub(/^[^\t]*\t/, "", l) } l ~ ENVIRON["RE"] { print $1 }' |
+	RE=$2 awk -F'\t' '{ l = $0; sub(/^[^\t]*\t/, "", l) } l ~ ENVIRON["RE"] { print $1 }' "$fdir/${1//\//_}" |
 		awk '!seen[$0]++'
 }
-# body FILE FUNCTION: the lines of FUNCTION's body.
+# body FILE FUNCTION: the file that holds the lines of FUNCTION's body.
 body() {
-	functions "$tree/$1" | awk -F'\t' -v f="$2" '$1 == f { sub(/^[^\t]*\t/, ""); print }'
+	echo "$fdir/${1//\//_}.d/$2"
 }
 # irqs_off FILE USES-REGEX WHAT
 irqs_off() {
 	local fn
 	while IFS= read -r fn; do
 		checked=$((checked + 1))
-		if grep -qE 'local_irq_(save|disable)\(' <<<"$(body "$1" "$fn")"; then
+		if grep -qE 'local_irq_(save|disable)\(' "$(body "$1" "$fn")"; then
 			echo "$1: $fn: disables interrupts around $3 (local_irq_save/disable)"
 			bad=1
 		fi
-		if grep -qE '(^|[^_a-z])(preempt_disable|get_cpu)\(' <<<"$(body "$1" "$fn")"; then
+		if grep -qE '(^|[^_a-z])(preempt_disable|get_cpu)\(' "$(body "$1" "$fn")"; then
 			echo "$1: $fn: disables preemption around $3 (preempt_disable/get_cpu)"
 			bad=1
 		fi
@@ -89,14 +104,14 @@ irqs_off() {
 # with the stock lock held, by the lock's own users (upstream's
 # __refill_stock(), 0311: refill_stock() and drain_obj_stock()).
 UNDER_CALLERS_LOCK="__refill_stock"
-# locked FILE USES-REGEX LOCK WHAT: each function matching USES takes LOCK.
+# locked FILE USES-REGEX LOCK-REGEX WHAT: each function matching USES
+# takes a lock matching LOCK-REGEX.
 locked() {
-	local fn b
+	local fn
 	while IFS= read -r fn; do
 		[[ " $UNDER_CALLERS_LOCK " == *" $fn "* ]] && continue
-		b=$(body "$1" "$fn")
-		grep -qF "lock_irqsave(&$3" <<<"$b" || grep -qF "lock(&$3" <<<"$b" || {
-			echo "$1: $fn: takes $4 without $3"
+		grep -qE "local_lock(_irq|_irqsave)?\\(&($3)[,)]" "$(body "$1" "$fn")" || {
+			echo "$1: $fn: takes $4 without its local lock"
 			bad=1
 		}
 	done < <(fns "$1" "$2")
@@ -104,18 +119,27 @@ locked() {
 
 irqs_off mm/page_alloc.c 'pcp->lists\[|pcp->count' "the pcp lists"
 irqs_off mm/memcontrol.c 'memcg_stock[,)]' "the memcg stock"
-locked mm/memcontrol.c 'this_cpu_ptr\(&memcg_stock\)' memcg_stock.stock_lock "this CPU's memcg stock"
-takers=$(fns mm/page_alloc.c 'local_lock(_irq|_irqsave)?\(&pagesets\.lock' | wc -l)
+# The stock's lock: upstream's, or the RT queue's (0207) before 0312.
+stock_lock='memcg_stock\.stock_lock'
+grep -qF 'local_lock_irqsave(&memcg_stock.lock,' "$tree/mm/memcontrol.c" &&
+	stock_lock='memcg_stock\.lock'
+locked mm/memcontrol.c 'this_cpu_ptr\(&memcg_stock\)' "$stock_lock" "this CPU's memcg stock"
+# The pcp lists' lock: upstream's, or the RT queue's (0203) before its
+# revert.
+pcp_lock='pagesets\.lock'
+grep -q '^static DEFINE_PER_CPU(struct pa_lock, pa_lock)' "$tree/mm/page_alloc.c" &&
+	pcp_lock='pa_lock\.l'
+takers=$(fns mm/page_alloc.c "local_lock(_irq|_irqsave)?\\(&${pcp_lock}[,)]" | wc -l)
 if [ "$takers" -eq 0 ]; then
-	echo "mm/page_alloc.c: no function takes pagesets.lock: the pcp lists have no local lock"
+	echo "mm/page_alloc.c: no function takes ${pcp_lock//\\/}: the pcp lists have no local lock"
 	bad=1
 fi
 while IFS= read -r fn; do
-	grep -qE 'local_unlock(_irq|_irqrestore)?\(&pagesets\.lock' <<<"$(body mm/page_alloc.c "$fn")" || {
-		echo "mm/page_alloc.c: $fn: takes pagesets.lock and never releases it"
+	grep -qE "local_unlock(_irq|_irqrestore)?\\(&${pcp_lock}[,)]" "$(body mm/page_alloc.c "$fn")" || {
+		echo "mm/page_alloc.c: $fn: takes ${pcp_lock//\\/} and never releases it"
 		bad=1
 	}
-done < <(fns mm/page_alloc.c 'local_lock(_irq|_irqsave)?\(&pagesets\.lock')
+done < <(fns mm/page_alloc.c "local_lock(_irq|_irqsave)?\\(&${pcp_lock}[,)]")
 
 [ "$bad" = 0 ] || exit 1
-echo "$checked functions on the pcp lists and the memcg stock, none with interrupts or preemption disabled; $takers take pagesets.lock; this CPU's stock always under memcg_stock.stock_lock"
+echo "$checked functions on the pcp lists and the memcg stock, none with interrupts or preemption disabled; $takers take ${pcp_lock//\\/}; this CPU's stock always under ${stock_lock//\\/}"

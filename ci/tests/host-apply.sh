@@ -119,12 +119,12 @@ t_rt_patch_does_not_apply() {
 		{ echo "no $rt_tag tag: run make base SCENARIO=rt"; return 4; }
 	git -C "$base" fetch -q "$BASE_REPO" "refs/tags/$rt_tag:refs/tags/$rt_tag" 2>/dev/null || :
 	p=$(project_copy)
-	# The RT flavour's revert of the queue's memcg_stock.lock as if the
-	# RT queue had changed a line it restores: its first removed line no
-	# longer matches.  It is the series' only patch (it applies on the
-	# RT queue without the others): the case is about the message and
-	# the tree left behind, not the 45 patches before it.
-	v=$(cd "$p/patches" && ls rt/0095-*.patch)
+	# The RT flavour's revert of the queue's pa_lock as if the RT queue
+	# had changed a line it restores: its first removed line no longer
+	# matches.  It is the series' only patch (it applies on the RT queue
+	# without the others): the case is about the message and the tree
+	# left behind, not the patches before it.
+	v=$(cd "$p/patches" && ls rt/0091-*.patch)
 	sed -i '0,/^-\t/s/^-\t/-\tno longer in the RT queue /' "$p/patches/$v"
 	printf '#+rt %s\n' "$v" >"$p/series"
 	expect_fail "patches/$v, does not apply to debian-rt" env -u MM510_LOCKED \
