@@ -19,18 +19,25 @@
 # log), the step table (each step's wall time and kind: prepare, check,
 # compile, boot; also in build/logs/check-steps.txt) and the verdicts
 # again, and ends with "N passed, N failed",
-# counting each TAP test once; a warning counts as passed.
+# counting each TAP test once; a warning counts as passed, a skipped
+# check as neither (their number on the line before).  The verdicts are
+# also written as build/logs/check-junit.xml (JUnit, GitLab's test view)
+# and build/logs/check-results.json (ci/report.sh).
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
 . "$TOP/ci/report.sh"
 
+need jq jq
 lock_build
 mkdir -p "$BUILD/logs"
 logdir=$BUILD/logs
 # The step table (ci/report.sh) goes to the end of the output and here.
 STEPS_FILE=$logdir/check-steps.txt
 rm -f "$STEPS_FILE"
+# The verdicts as files (ci/report.sh's summary writes them).
+RESULTS_DIR=$logdir
+rm -f "$RESULTS_DIR/check-junit.xml" "$RESULTS_DIR/check-results.json"
 
 # step NAME CMD...: a preparation step; the run cannot go on without it.
 step() {
@@ -162,7 +169,7 @@ prepare_tree() {
 	if [ -z "${prepared[$TR_NAME]:-}" ] && [ "$TR_NAME" = android ] &&
 	   [ -z "${KERNEL_TREE:-}" ] && [ ! -f "$ANDROID_DIR/$ANDROID_BUNDLE" ]; then
 		prepared[$TR_NAME]=skip
-		record "apply on $TR_NAME" warn "skipped: no $ANDROID_DIR/$ANDROID_BUNDLE and no KERNEL_TREE (Documentation/android.md)" -
+		record "apply on $TR_NAME" skip "no $ANDROID_DIR/$ANDROID_BUNDLE and no KERNEL_TREE (Documentation/android.md)" -
 	fi
 	if [ -z "${prepared[$TR_NAME]:-}" ]; then
 		if timed prepare "apply on $TR_NAME" env SCENARIO="$1" \

@@ -1,29 +1,77 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The verdict table of `make check` (ci/check.sh): one line per check,
-# the failures repeated at the end, and the "N passed, N failed" line.
+# the failures repeated at the end, and the "N passed, N failed" line;
+# with RESULTS_DIR set, the same verdicts as files a CI reads there:
+# check-junit.xml (JUnit, for GitLab's test view) and check-results.json.
 # Sourced, never run; ci/tests/host.sh tests it on a canned TAP log.
 
 passed=0
 failed=0
 warned=0
+skipped=0
 table=()
 fails=()
+# Every verdict, "NAME<TAB>STATUS<TAB>REASON<TAB>LOG", for the files.
+results=()
 # The step table: one row per step of the run, its wall time and what it
 # did (prepare, check, compile, boot).  STEPS_FILE, when set, receives a
 # copy of it.
 steps=()
 steps_t0=$EPOCHSECONDS
 
-# record NAME pass|warn|fail REASON LOG
+# record NAME pass|warn|skip|fail REASON LOG: a skipped check is
+# counted apart, neither passed nor failed.
 record() {
 	table+=("$(printf '%-44s %-4s %s  [%s]' "$1" "$2" "$3" "$4")")
+	results+=("$(printf '%s\t%s\t%s\t%s' "${1//$'\t'/ }" "$2" "${3//$'\t'/ }" "${4//$'\t'/ }")")
 	case $2 in
 	pass)	passed=$((passed + 1)) ;;
 	warn)	passed=$((passed + 1)); warned=$((warned + 1)) ;;
+	skip)	skipped=$((skipped + 1)) ;;
 	*)	failed=$((failed + 1))
 		fails+=("  $1: $3") ;;
 	esac
 	printf '%s: %s: %s\n' "$2" "$1" "$3"
+}
+
+# results_files DIR: the verdicts as DIR/check-results.json (counts, the
+# commit checked, each check's name, status, reason and log) and
+# DIR/check-junit.xml (a test case per check, named by the part of its
+# name after the first ": ", its class the part before; a failure or a
+# skip with its reason, a warning in the case's output).
+results_files() {
+	local dir=$1 commit
+	commit=$(git -C "$TOP" rev-parse -q --verify HEAD 2>/dev/null || echo unknown)
+	mkdir -p "$dir"
+	printf '%s\n' "${results[@]}" |
+		jq -R -s --arg commit "$commit" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" '
+			split("\n") | map(select(length > 0) | split("\t") |
+				{name: .[0], status: .[1], reason: .[2], log: .[3]}) as $c |
+			{commit: $commit, date: $date,
+			 passed: ($c | map(select(.status == "pass" or .status == "warn")) | length),
+			 failed: ($c | map(select(.status == "fail")) | length),
+			 skipped: ($c | map(select(.status == "skip")) | length),
+			 warned: ($c | map(select(.status == "warn")) | length),
+			 checks: $c}' >"$dir/check-results.json.new"
+	jq -r '
+		def attr: tostring | @html;
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+		"<testsuites name=\"mm510 make check\" tests=\"\(.checks | length)\" failures=\"\(.failed)\" skipped=\"\(.skipped)\">",
+		"  <testsuite name=\"mm510 make check\" tests=\"\(.checks | length)\" failures=\"\(.failed)\" errors=\"0\" skipped=\"\(.skipped)\" timestamp=\"\(.date)\">",
+		(.checks[] |
+			(.name | index(": ")) as $i |
+			(if $i then .name[:$i] else "mm510" end) as $class |
+			(if $i then .name[$i + 2:] else .name end) as $case |
+			"    <testcase classname=\"\($class | attr)\" name=\"\($case | attr)\" file=\"\(.log | attr)\">" +
+			(if .status == "fail" then "<failure message=\"\(.reason | attr)\">\(.reason | attr) [\(.log | attr)]</failure>"
+			 elif .status == "skip" then "<skipped message=\"\(.reason | attr)\"/>"
+			 elif .status == "warn" then "<system-out>warn: \(.reason | attr)</system-out>"
+			 else "" end) + "</testcase>"),
+		"  </testsuite>",
+		"</testsuites>"' "$dir/check-results.json.new" >"$dir/check-junit.xml.new"
+	mv "$dir/check-results.json.new" "$dir/check-results.json"
+	mv "$dir/check-junit.xml.new" "$dir/check-junit.xml"
 }
 
 # ccache_counts: "MISSES HITS" of ccache's statistics so far.
@@ -96,12 +144,22 @@ summary() {
 	printf '%s\n' "${table[@]}"
 	echo
 	[ "$warned" -eq 0 ] || echo "($warned of the passed checks with warnings)"
+	if [ -n "${RESULTS_DIR:-}" ]; then
+		if results_files "$RESULTS_DIR"; then
+			echo "results: $RESULTS_DIR/check-junit.xml, $RESULTS_DIR/check-results.json"
+		else
+			record "results files (JUnit, JSON)" fail "could not write them in $RESULTS_DIR" -
+		fi
+	fi
 	# The failures again, last, where a reader of only the output's
 	# tail (a CI log) sees them.
 	if [ "$failed" -ne 0 ]; then
 		echo "failed:"
 		printf '%s\n' "${fails[@]}"
 	fi
+	# Skipped checks apart, on the line before the last, whose form
+	# (.ci/run's) stays "N passed, N failed".
+	[ "$skipped" -eq 0 ] || echo "$skipped skipped (neither passed nor failed; see the table)"
 	echo "$passed passed, $failed failed"
 }
 
@@ -131,7 +189,7 @@ tap() {
 			continue ;;
 		*" # SKIP"*)
 			name=${line#ok }; name=${name#* }
-			record "$prefix${name%% # SKIP*}" pass "skipped${name#* # SKIP}" "$log" ;;
+			record "$prefix${name%% # SKIP*}" skip "skipped${name#* # SKIP}" "$log" ;;
 		"ok "*)
 			name=${line#ok }; name=${name#* }
 			if [[ $name =~ $re ]]; then

@@ -9,7 +9,9 @@
 # first "# FAIL" line (not a later diagnostic, not the one of an earlier
 # test), else its last diagnostic but the runner's timing line, a gate's
 # own reason is kept, and the failures are listed again
-# just above the last line, where the tail of a CI log shows them.
+# just above the last line, where the tail of a CI log shows them; a
+# skipped test is counted apart, and the verdicts are written as JUnit
+# and JSON files (RESULTS_DIR).
 # A failing host case (run_case) is quoted with its own last line, not
 # the one of the case before it: with run_case printing a case's output
 # after its verdict, as it did, the second check failed, quoting
@@ -45,14 +47,28 @@ t_check_report() {
 	EOF
 	# As from the guest's serial console.
 	sed -i 's/$/\r/' "$scratch/tap.log"
-	out=$(bash -c '. "$1"; tap "guest x: " "$2"; summary' _ "$TOP/ci/report.sh" \
-		"$scratch/tap.log" | tail -n 6)
+	out=$(RESULTS_DIR=$scratch/results bash -c '. "$1"; tap "guest x: " "$2"; summary' \
+		_ "$TOP/ci/report.sh" "$scratch/tap.log" | tail -n 7)
 	[ "$out" = "failed:
   guest x: b: FAIL tests/b.c:12: node 0's bytes not counted on node 0
   guest x: c: c: left module kmalloc_cg loaded
   guest x: d: see log
   guest x: gate: 2 errors
-2 passed, 4 failed" ] || { echo "wrong summary:"; echo "$out"; return 1; }
+1 skipped (neither passed nor failed; see the table)
+1 passed, 4 failed" ] || { echo "wrong summary:"; echo "$out"; return 1; }
+	# The same verdicts as files: JUnit that xmllint reads, a case per
+	# check with its class, a failure or a skip with its reason, and
+	# the JSON's counts.
+	xmllint --noout "$scratch/results/check-junit.xml" || { echo "check-junit.xml is not XML"; return 1; }
+	[ "$(xmllint --xpath 'count(//testcase)' "$scratch/results/check-junit.xml")" = 6 ] &&
+	[ "$(xmllint --xpath 'string(/testsuites/@failures)' "$scratch/results/check-junit.xml")" = 4 ] &&
+	[ "$(xmllint --xpath 'string(/testsuites/@skipped)' "$scratch/results/check-junit.xml")" = 1 ] &&
+	[ "$(xmllint --xpath 'string(//testcase[@name="b"]/@classname)' "$scratch/results/check-junit.xml")" = "guest x" ] &&
+	[ "$(xmllint --xpath 'string(//testcase[@name="b"]/failure/@message)' "$scratch/results/check-junit.xml")" = "FAIL tests/b.c:12: node 0's bytes not counted on node 0" ] &&
+	[ "$(xmllint --xpath 'string(//testcase[@name="e"]/skipped/@message)' "$scratch/results/check-junit.xml")" = "skipped no memory controller" ] || {
+		echo "check-junit.xml does not hold the verdicts:"; cat "$scratch/results/check-junit.xml"; return 1; }
+	[ "$(jq -c '[.passed, .failed, .skipped, (.checks | length), .checks[1].status]' "$scratch/results/check-results.json")" = '[1,4,1,6,"fail"]' ] || {
+		echo "check-results.json does not hold the verdicts:"; cat "$scratch/results/check-results.json"; return 1; }
 }
 
 # make check's step table: a row per timed step with its kind and wall
