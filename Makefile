@@ -27,7 +27,7 @@ MODULES_FROM	?=
 export SCENARIO BASE_TREE KERNEL_TREE ANDROID_DIR TREE TESTS BUILD JOBS OBJECTS MODULES_FROM
 
 # make send: where the series goes, comma- or space-separated addresses
-# (a downstream list, or stable@vger.kernel.org); make send needs it.
+# (the downstream list that reviews it); make send needs it.
 SEND_TO		?=
 export SEND_TO
 
@@ -174,7 +174,7 @@ help:
 	@echo '                    Debian upload (DEBIAN=5.10.N-R)'
 	@echo '  KABI_SYMBOLS=$(KABI_SYMBOLS)    make kabi: your modules'"'"' symbol list (empty: none)'
 	@echo '  SEND_TO=$(SEND_TO)    make send: where the series goes (comma- or space-separated;'
-	@echo '                    required; make check-full uses stable@vger.kernel.org)'
+	@echo '                    required; make check-full uses kernel-review@example.com)'
 	@echo '  make bench: QUICK=$(QUICK) REPS=$(REPS) MODES=$(MODES) PEER=$(PEER) IRQSOFF=$(IRQSOFF) PROFILE=$(PROFILE)'
 	@echo '              PROFILE_OPS=$(PROFILE_OPS) BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB)'
 	@echo '              ATTRIB_GROUPS=$(ATTRIB_GROUPS) LAT_LOOPS=$(LAT_LOOPS) LAT_INTERVAL=$(LAT_INTERVAL)'
@@ -216,7 +216,7 @@ maintainers-notes:
 	@ci/maintainers-notes.sh --write
 
 send:
-	@[ -n "$${SEND_TO}" ] || { echo 'make send: error: no SEND_TO: name where the series goes, e.g. make send SEND_TO=stable@vger.kernel.org' >&2; exit 1; }
+	@[ -n "$${SEND_TO}" ] || { echo 'make send: error: no SEND_TO: name where the series goes, your review list, e.g. make send SEND_TO=kernel-review@example.com' >&2; exit 1; }
 	@$(MAIN) deps fetch base apply
 	@ci/send.sh
 

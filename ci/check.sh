@@ -418,7 +418,7 @@ if [ "${MM510_FULL:-}" = 1 ]; then
 	done
 	# An example recipient: b4 send -o only writes the mails.
 	log=$logdir/check-send.log
-	if timed check "b4 send -o" env SEND_TO="${SEND_TO:-stable@vger.kernel.org}" "$TOP/ci/send.sh" >"$log" 2>&1; then
+	if timed check "b4 send -o" env SEND_TO="${SEND_TO:-kernel-review@example.com}" "$TOP/ci/send.sh" >"$log" 2>&1; then
 		record "send: b4 mails of the series" pass "$(tail -n 1 "$log")" "$log"
 	else
 		record "send: b4 mails of the series" fail "$(grep -m1 'error:' "$log" || tail -n 1 "$log")" "$log"

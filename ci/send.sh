@@ -6,7 +6,11 @@
 # no mail server here).
 #
 # SEND_TO (comma- or space-separated addresses) says where the series
-# goes: a downstream list, or stable@vger.kernel.org.  The patches go
+# goes: the downstream list (or the people) who review it.  It is a
+# feature series with messages of our own, not what the stable tree
+# takes (Documentation/process/stable-kernel-rules.rst), so not stable@.
+# The stack marker (the patch that adds a localversion file, 9901) is
+# the stack's own and is not posted.  The patches go
 # onto a b4-managed branch (b4 prep) in a worktree of the stack's
 # repository, build/send-tree, each written as a stable backport: the
 # body opens with "commit <full id> upstream." (the id from upstream.tsv
@@ -28,7 +32,7 @@ need b4 b4
 
 # Where the series goes; the list every mail is copied to.
 [ -n "${SEND_TO:-}" ] ||
-	die "no SEND_TO: name where the series goes, e.g. 'make send SEND_TO=stable@vger.kernel.org' (addresses separated by commas or spaces)"
+	die "no SEND_TO: name where the series goes, your review list, e.g. 'make send SEND_TO=kernel-review@example.com' (addresses separated by commas or spaces)"
 read -r -a send_to <<<"${SEND_TO//,/ }"
 [ ${#send_to[@]} -gt 0 ] || die "SEND_TO='$SEND_TO' names no address"
 for a in "${send_to[@]}"; do
@@ -67,8 +71,15 @@ subject() {
 		sed -n 's/^Subject: \(\[[^]]*\] *\)\?//p' | head -n 1
 }
 
+# marker FILE: the patch is the stack marker (adds a localversion file),
+# which no posting carries.
+marker() {
+	grep -q '^+++ b/localversion-' "$1"
+}
+
 # The groups of `series`: each banner's first line, its where-from
-# lines, and the subjects of the patches under it.
+# lines, and the subjects of the patches under it (the marker's group,
+# with no patch posted, is left out).
 groups() {
 	local line title="" from="" count=0 list="" in_banner=0
 	flush() {
@@ -92,6 +103,7 @@ groups() {
 			if [ -z "$title" ]; then title=$line; else from="${from:+$from }$line"; fi
 		elif [[ $line =~ ^[^#[:space:]] ]]; then
 			line=${line%%[[:space:]]*}
+			marker "$TOP/patches/$line" && continue
 			count=$((count + 1))
 			list+="  - $(subject "$TOP/patches/$line")"$'\n'
 		fi
@@ -190,8 +202,11 @@ mapfile -t commits < <(git -C "$stack" rev-list --reverse "$base..$STACK_BRANCH"
 	die "branch $STACK_BRANCH has ${#commits[@]} commits on the base, series has ${#patches[@]} patches: run 'make apply'"
 export GIT_COMMITTER_NAME=$sender_name GIT_COMMITTER_EMAIL=$sender_email
 head=$base
+posted=0
 for i in "${!commits[@]}"; do
 	c=${commits[$i]}
+	marker "$TOP/patches/${patches[$i]}" && continue
+	posted=$((posted + 1))
 	backport_message "$c" "${patches[$i]}" "$work/msg"
 	head=$(GIT_AUTHOR_NAME=$(git -C "$stack" log -1 --format=%an "$c") \
 		GIT_AUTHOR_EMAIL=$(git -C "$stack" log -1 --format=%ae "$c") \
@@ -219,4 +234,4 @@ export "GIT_CONFIG_VALUE_$((GIT_CONFIG_COUNT - 1))=/bin/false"
 (cd "$tree" && b4 send -o "$out" --no-sign) >"$work/send.log" 2>&1 ||
 	{ cat "$work/send.log" >&2; die "b4 send -o $out failed"; }
 
-"$TOP/ci/send-check.sh" "$out" "${#patches[@]}" "$sender_name <$sender_email>"
+"$TOP/ci/send-check.sh" "$out" "$posted" "$sender_name <$sender_email>"
