@@ -64,14 +64,18 @@ functions() {
 	' "$1"
 }
 
-# Each file's functions, split once.
+# Each file's functions, split once; the bodies of those that name a
+# pcp list, the stock or one of their locks (every function the checks
+# below look into) each in a file of its own.
 fdir=$(mktemp -d)
 trap 'rm -rf "$fdir"' EXIT
 for f in mm/page_alloc.c mm/memcontrol.c; do
 	functions "$tree/$f" >"$fdir/${f//\//_}"
 	mkdir "$fdir/${f//\//_}.d"
-	awk -F'\t' -v d="$fdir/${f//\//_}.d" '{ l = $0; sub(/^[^\t]*\t/, "", l); print l > (d "/" $1) }' \
-		"$fdir/${f//\//_}"
+	awk -F'\t' -v d="$fdir/${f//\//_}.d" '
+		{ l = $0; sub(/^[^\t]*\t/, "", l) }
+		NR == FNR { if (l ~ /pcp->(lists\[|count)|memcg_stock|pagesets\.lock|pa_lock/) want[$1] = 1; next }
+		$1 in want { print l > (d "/" $1) }' "$fdir/${f//\//_}" "$fdir/${f//\//_}"
 done
 
 bad=0
@@ -81,24 +85,28 @@ fns() {
 	RE=$2 awk -F'\t' '{ l = $0; sub(/^[^\t]*\t/, "", l) } l ~ ENVIRON["RE"] { print $1 }' "$fdir/${1//\//_}" |
 		awk '!seen[$0]++'
 }
-# body FILE FUNCTION: the file that holds the lines of FUNCTION's body.
-body() {
-	echo "$fdir/${1//\//_}.d/$2"
+# matching FILE REGEX FUNCTION...: those of the FUNCTIONs of FILE whose
+# body has a line matching REGEX (one grep for all of them).
+matching() {
+	local d=$fdir/${1//\//_}.d re=$2
+	shift 2
+	[ $# -gt 0 ] || return 0
+	(cd "$d" && grep -lE -- "$re" "$@") || :
 }
 # irqs_off FILE USES-REGEX WHAT
 irqs_off() {
 	local fn
+	local -a all
+	mapfile -t all < <(fns "$1" "$2")
+	checked=$((checked + ${#all[@]}))
 	while IFS= read -r fn; do
-		checked=$((checked + 1))
-		if grep -qE 'local_irq_(save|disable)\(' "$(body "$1" "$fn")"; then
-			echo "$1: $fn: disables interrupts around $3 (local_irq_save/disable)"
-			bad=1
-		fi
-		if grep -qE '(^|[^_a-z])(preempt_disable|get_cpu)\(' "$(body "$1" "$fn")"; then
-			echo "$1: $fn: disables preemption around $3 (preempt_disable/get_cpu)"
-			bad=1
-		fi
-	done < <(fns "$1" "$2")
+		echo "$1: $fn: disables interrupts around $3 (local_irq_save/disable)"
+		bad=1
+	done < <(matching "$1" 'local_irq_(save|disable)\(' "${all[@]}")
+	while IFS= read -r fn; do
+		echo "$1: $fn: disables preemption around $3 (preempt_disable/get_cpu)"
+		bad=1
+	done < <(matching "$1" '(^|[^_a-z])(preempt_disable|get_cpu)\(' "${all[@]}")
 }
 # The helpers that take this CPU's stock themselves but are called only
 # with the stock lock held, by the lock's own users (upstream's
@@ -108,13 +116,16 @@ UNDER_CALLERS_LOCK="__refill_stock"
 # takes a lock matching LOCK-REGEX.
 locked() {
 	local fn
+	local -a all=() took
 	while IFS= read -r fn; do
-		[[ " $UNDER_CALLERS_LOCK " == *" $fn "* ]] && continue
-		grep -qE "local_lock(_irq|_irqsave)?\\(&($3)[,)]" "$(body "$1" "$fn")" || {
-			echo "$1: $fn: takes $4 without its local lock"
-			bad=1
-		}
+		[[ " $UNDER_CALLERS_LOCK " == *" $fn "* ]] || all+=("$fn")
 	done < <(fns "$1" "$2")
+	mapfile -t took < <(matching "$1" "local_lock(_irq|_irqsave)?\\(&($3)[,)]" "${all[@]}")
+	for fn in "${all[@]}"; do
+		[[ " ${took[*]} " == *" $fn "* ]] && continue
+		echo "$1: $fn: takes $4 without its local lock"
+		bad=1
+	done
 }
 
 irqs_off mm/page_alloc.c 'pcp->lists\[|pcp->count' "the pcp lists"
@@ -134,12 +145,13 @@ if [ "$takers" -eq 0 ]; then
 	echo "mm/page_alloc.c: no function takes ${pcp_lock//\\/}: the pcp lists have no local lock"
 	bad=1
 fi
-while IFS= read -r fn; do
-	grep -qE "local_unlock(_irq|_irqrestore)?\\(&${pcp_lock}[,)]" "$(body mm/page_alloc.c "$fn")" || {
-		echo "mm/page_alloc.c: $fn: takes ${pcp_lock//\\/} and never releases it"
-		bad=1
-	}
-done < <(fns mm/page_alloc.c "local_lock(_irq|_irqsave)?\\(&${pcp_lock}[,)]")
+mapfile -t takers_fns < <(fns mm/page_alloc.c "local_lock(_irq|_irqsave)?\\(&${pcp_lock}[,)]")
+mapfile -t releasers < <(matching mm/page_alloc.c "local_unlock(_irq|_irqrestore)?\\(&${pcp_lock}[,)]" "${takers_fns[@]}")
+for fn in "${takers_fns[@]}"; do
+	[[ " ${releasers[*]} " == *" $fn "* ]] && continue
+	echo "mm/page_alloc.c: $fn: takes ${pcp_lock//\\/} and never releases it"
+	bad=1
+done
 
 [ "$bad" = 0 ] || exit 1
 echo "$checked functions on the pcp lists and the memcg stock, none with interrupts or preemption disabled; $takers take ${pcp_lock//\\/}; this CPU's stock always under ${stock_lock//\\/}"
