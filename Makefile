@@ -107,6 +107,8 @@ help:
 	@echo
 	@echo 'Review and sending:'
 	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
+	@echo '  make figures      write into README.md and Documentation/ the figures they quote'
+	@echo '                    from results/ (ci/figures.sh; make check fails on a stale one)'
 	@echo '  make send SEND_TO=<addresses>  the series as a 5.10 backport posting: a b4'
 	@echo '                    branch with a cover letter, [PATCH 5.10 nn/N], each patch'
 	@echo '                    opening "commit <id> upstream." (upstream.tsv); To: SEND_TO,'
@@ -215,6 +217,11 @@ maintainers-notes:
 	@$(MAIN) deps fetch base
 	@ci/maintainers-notes.sh --write
 
+# make figures: the documents' quoted figures rewritten from their
+# result files (ci/figures.sh; a host test of make check checks them).
+figures:
+	@ci/figures.sh update
+
 send:
 	@[ -n "$${SEND_TO}" ] || { echo 'make send: error: no SEND_TO: name where the series goes, your review list, e.g. make send SEND_TO=kernel-review@example.com' >&2; exit 1; }
 	@$(MAIN) deps fetch base apply
@@ -276,4 +283,4 @@ distclean:
 
 .PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi kmi-check ack-export kcsan kmemleak \
 	gates lava \
-	maintainers-notes send rebase refresh clean distclean
+	maintainers-notes figures send rebase refresh clean distclean

@@ -36,7 +36,8 @@ record() {
 }
 
 # results_files DIR: the verdicts as DIR/check-results.json (counts, the
-# commit checked, each check's name, status, reason and log) and
+# commit checked, the date, the run's wall seconds so far and the CPUs,
+# each check's name, status, reason and log) and
 # DIR/check-junit.xml (a test case per check, named by the part of its
 # name after the first ": ", its class the part before; a failure or a
 # skip with its reason, a warning in the case's output).
@@ -45,10 +46,11 @@ results_files() {
 	commit=$(git -C "$TOP" rev-parse -q --verify HEAD 2>/dev/null || echo unknown)
 	mkdir -p "$dir"
 	printf '%s\n' "${results[@]}" |
-		jq -R -s --arg commit "$commit" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" '
+		jq -R -s --arg commit "$commit" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+			--argjson seconds "$((EPOCHSECONDS - steps_t0))" --argjson cpus "$(nproc)" '
 			split("\n") | map(select(length > 0) | split("\t") |
 				{name: .[0], status: .[1], reason: .[2], log: .[3]}) as $c |
-			{commit: $commit, date: $date,
+			{commit: $commit, date: $date, seconds: $seconds, cpus: $cpus,
 			 passed: ($c | map(select(.status == "pass" or .status == "warn")) | length),
 			 failed: ($c | map(select(.status == "fail")) | length),
 			 skipped: ($c | map(select(.status == "skip")) | length),

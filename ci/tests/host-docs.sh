@@ -199,3 +199,21 @@ t_docs_promises() {
 		grep -qF 'NO_SUCH_VARIABLE= (on the make command line): not a variable make help lists' <<<"$out" || {
 		echo "a broken promise was not named"; return 1; }
 }
+
+# The figures README.md and the manuals quote from results/ are their
+# result files' (ci/figures.sh check, each marked <!--fig FILE KEY-->).
+# A copy whose README quotes its first marked figure otherwise, as a
+# figure copied by hand and left stale would, fails, naming the line;
+# make figures (ci/figures.sh update) puts the result's value back.
+t_figures() {
+	local p line
+	"$TOP/ci/figures.sh" check || return 1
+	p=$(project_copy)
+	line=$(grep -n -m1 '<!--fig ' "$p/README.md" | cut -d: -f1)
+	[ -n "$line" ] || { echo "README.md quotes no figure from results/"; return 1; }
+	sed -i "${line}s|\(<!--fig [^>]*-->\)[^<]*<!--/fig-->|\1999999<!--/fig-->|" "$p/README.md"
+	expect_fail "README.md:$line: quotes '999999'" "$p/ci/figures.sh" check || return 1
+	"$p/ci/figures.sh" update >/dev/null
+	"$p/ci/figures.sh" check || return 1
+	cmp -s "$p/README.md" "$TOP/README.md" || { echo "make figures did not put README.md back"; return 1; }
+}

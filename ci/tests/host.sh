@@ -106,6 +106,7 @@ pre_vanilla() {
 	run_case "gates: a malformed upstream.tsv fails provenance, naming its line" t_gate_provenance_tsv
 	run_case "send: send-check.sh on canned mails of a 5.10 backport posting" t_send_check
 	run_case "docs: the README's and the manuals' targets, variables, scenarios and links exist" t_docs_promises
+	run_case "docs: each figure quoted from results/ is its result file's, a stale one named" t_figures
 }
 
 pre_debian() {
