@@ -79,8 +79,7 @@ if [ -d "$tree" ]; then
 	fi
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 		die "$tree has uncommitted changes; commit them elsewhere or discard them (git -C $tree checkout -- .) first"
-	if [ -f "$stamp_file" ] && [ "$(head -n 1 "$stamp_file")" = "$stamp" ] &&
-	   [ "$(sed -n 2p "$stamp_file")" = "$(git -C "$tree" rev-parse HEAD)" ]; then
+	if stamp_current "$stamp_file" "$stamp" "$(git -C "$tree" rev-parse HEAD)"; then
 		msg "$tree: series already applied, nothing to do"
 		exit 0
 	fi

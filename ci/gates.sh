@@ -740,8 +740,8 @@ gate_rt_locks() {
 	# The stack must be the series as it stands, and its branch where
 	# ci/apply.sh left it (the stamp's HEAD).
 	stamp=$(series_stamp "$base" "$STACK_BRANCH-debian-rt" "${rtp[@]}")
-	if [ "$(head -n 1 "$BUILD/stack-debian-rt.applied" 2>/dev/null)" != "$stamp" ] ||
-	   [ "$(sed -n 2p "$BUILD/stack-debian-rt.applied")" != "$(git -C "$rt" rev-parse "$STACK_BRANCH-debian-rt")" ]; then
+	if ! stamp_current "$BUILD/stack-debian-rt.applied" "$stamp" \
+	     "$(git -C "$rt" rev-parse "$STACK_BRANCH-debian-rt")"; then
 		verdict "rt-locks: every position of the RT flavour" fail "the RT stack is not the series as it stands: run 'make apply SCENARIO=rt'" "$log"
 		return 0
 	fi

@@ -275,6 +275,13 @@ stamp_applied() {
 	mv "$file.new" "$file"
 }
 
+# stamp_current FILE STAMP HEAD: FILE (stamp_applied's) records STAMP
+# (series_stamp's) applied, ending at HEAD: the stack is the series as
+# it stands, where ci/apply.sh left it.
+stamp_current() {
+	[ -f "$1" ] && [ "$(head -n 1 "$1")" = "$2" ] && [ "$(sed -n 2p "$1")" = "$3" ]
+}
+
 # worktree_at DIR COMMIT: DIR, a worktree of $BASE_REPO, checked out
 # (detached) at COMMIT: made when missing; moved there when it exists, after
 # aborting a `git am` left in it, unless it has uncommitted changes.
