@@ -123,6 +123,10 @@ help:
 	@echo '                    (git am -3), report patches 5.10.y has taken, print git range-diff'
 	@echo '  make rebase DEBIAN=5.10.N-R  the same for Debian'"'"'s two trees of another Debian'
 	@echo '                    upload (debian: the series, debian-rt: its RT flavour)'
+	@echo '  make fit KERNEL_TREE=<dir>  each flavour of the series on your 5.10 tree (any'
+	@echo '                    sublevel, a vendor branch), on a throwaway worktree: per patch'
+	@echo '                    clean, three-way or conflict (with what of the tree it meets),'
+	@echo '                    and which flavour fits best (build/fit/report.md)'
 	@echo
 	@echo 'Steps on their own:'
 	@echo '  make deps         install missing Debian packages (root) or name them'
@@ -146,7 +150,7 @@ help:
 	@echo '  SCENARIO=$(SCENARIO)    scenario for build/boot/stress (and the arch of bench)'
 	@echo '  BASE_TREE=$(BASE_TREE)    vanilla, debian, debian-rt or android, for a scenario whose'
 	@echo '                    fragments name no tree (empty: vanilla; rt names debian-rt)'
-	@echo '  KERNEL_TREE=$(KERNEL_TREE)    your own git tree at 5.10.262, or of android12-5.10 for'
+	@echo '  KERNEL_TREE=$(KERNEL_TREE)    your own 5.10 git tree (another sublevel is said, make fit), or of android12-5.10 for'
 	@echo '                    BASE_TREE=android (empty: the pinned tarball, or bundle)'
 	@echo '  ANDROID_DIR=$(ANDROID_DIR)    where the android tree'"'"'s bundle'
 	@echo '                    (ci/android.pin) is'
@@ -241,6 +245,11 @@ kmi-check:
 	@SCENARIO=$(if $(filter default,$(SCENARIO)),android-gki,$(SCENARIO)) $(MAIN) deps fetch base apply
 	@SCENARIO=$(if $(filter default,$(SCENARIO)),android-gki,$(SCENARIO)) ci/kmi-check.sh
 
+# make fit KERNEL_TREE=DIR: how each flavour of the series meets a 5.10
+# tree of the user's (ci/fit.sh); needs only git.
+fit:
+	@ci/fit.sh
+
 ack-export:
 	@ci/ack-export.sh
 
@@ -281,6 +290,6 @@ distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi kmi-check ack-export kcsan kmemleak \
+.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi kmi-check fit ack-export kcsan kmemleak \
 	gates lava \
 	maintainers-notes figures send rebase refresh clean distclean

@@ -41,8 +41,13 @@ if [ -n "${KERNEL_TREE:-}" ]; then
 		[ "$ack" = "$ANDROID_BRANCH" ] ||
 			die "KERNEL_TREE=$src is not $ANDROID_BRANCH (its build.config names BRANCH=${ack:-nothing}); the android flavour is for $ANDROID_BRANCH"
 	else
-		[ "$version" = "$BASE_VERSION" ] ||
-			die "KERNEL_TREE=$src is at $version; the stack needs $BASE_VERSION"
+		# Another 5.10 sublevel, or a vendor's 5.10: the series is kept
+		# on the pinned release, and goes where it applies.
+		case $version in
+		"$BASE_VERSION") ;;
+		5.10.*)	msg "KERNEL_TREE=$src is at $version, not $BASE_VERSION, the release the series is kept and tested on: applying it there ('make fit KERNEL_TREE=$src' reports how each patch meets the tree)" ;;
+		*)	die "KERNEL_TREE=$src is at $version; the series is for 5.10 trees (kept on $BASE_VERSION)" ;;
+		esac
 	fi
 	[ -z "$(git -C "$src" status --porcelain)" ] ||
 		die "KERNEL_TREE=$src has uncommitted changes; commit or stash them first"
@@ -100,56 +105,6 @@ name=${IDENTITY% <*}
 email=${IDENTITY##*<}; email=${email%>}
 export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 
-# tree_marks PATCH: what of a downstream tree's own stands where `git
-# am` (its output in $out) failed in PATCH, as ", where it meets ...",
-# or nothing: the calls (vendor hooks, KABI reserves, its own helpers)
-# in the base's lines there that the file of the vanilla base
-# ($BASE_TAG) does not have.  The lines are those of the function or
-# struct that the failing hunk names in its @@ line (found by its name:
-# the downstream tree moves it and may change its arguments), else
-# those around the hunk's position.
-tree_marks() {
-	local at file line what re from to text vanilla marks
-	at=$(sed -n 's/^error: patch failed: //p' <<<"$out" | head -n 1)
-	[ -n "$at" ] || return 0
-	file=${at%:*} line=${at##*:}
-	[[ $line =~ ^[0-9]+$ ]] || return 0
-	text=$(git -C "$src" show "$base:$file" 2>/dev/null) || return 0
-	vanilla=$(git -C "$BASE_REPO" show "$BASE_TAG:$file" 2>/dev/null) || return 0
-	# The hunk's @@ line: "NAME" for a function (a line that does not
-	# end in ";"), "struct NAME" for a type.
-	what=$(awk -v f="+++ b/$file" -v l="$line" '
-		$0 == f { in_file = 1; next }
-		/^\+\+\+ / { in_file = 0 }
-		in_file && index($0, "@@ -" l ",") == 1 {
-			sub(/^@@ [^@]* @@ ?/, "")
-			if (match($0, /^(struct|union|enum) [A-Za-z_][A-Za-z0-9_]* \{/))
-				print substr($0, RSTART, RLENGTH - 2)
-			else if ($0 !~ /;[ \t]*$/ && match($0, /[A-Za-z_][A-Za-z0-9_]*\(/))
-				print substr($0, RSTART, RLENGTH - 1)
-			exit
-		}' "$1")
-	case $what in
-	'') re= ;;
-	*' '*) re="^$what \\{" ;;
-	*) re="^[^[:space:]#].*\\<$what\\(" ;;
-	esac
-	from=
-	[ -z "$re" ] || from=$(grep -nE "$re" <<<"$text" | head -n 1 | cut -d: -f1)
-	if [ -n "$from" ]; then
-		to=$(awk -v a="$from" 'NR > a && /^}/ { print NR; exit }' <<<"$text")
-	else
-		what='' from=$((line > 20 ? line - 20 : 1)) to=$((line + 40))
-	fi
-	marks=$(sed -n "$from,${to:-\$}p" <<<"$text" |
-		grep -oE '\<[A-Za-z_][A-Za-z0-9_]*\(' | tr -d '(' | awk '!seen[$0]++' |
-		while IFS= read -r id; do
-			grep -qw -- "$id" <<<"$vanilla" || printf '%s\n' "$id"
-		done | paste -sd, - | sed 's/,/, /g') || :
-	[[ -z $what || $what == *' '* ]] || what="$what()"
-	[ -z "$marks" ] || echo ", where it meets $marks in ${what:+$what of }$file"
-}
-
 # One `git am` for the whole series: git refreshes the index of the
 # 70000-file tree once per call, so one call per patch took 26.6 s for
 # the 53 vanilla patches here, one call for all of them 3.3 s.  On a
@@ -162,7 +117,7 @@ if ! out=$(git -C "$tree" am -q --committer-date-is-author-date \
 	git -C "$tree" checkout -q --detach "$base"
 	[ "$n" -le "${#patches[@]}" ] ||
 		die "git am failed after the last patch; $tree is back at the base"
-	die "patch $n, patches/${patches[$((n - 1))]}, does not apply to $TR_NAME ($base_name; hunk above)$(tree_marks "$TOP/patches/${patches[$((n - 1))]}"); $tree is back at the base"
+	die "patch $n, patches/${patches[$((n - 1))]}, does not apply to $TR_NAME ($base_name; hunk above)$(tree_marks "$TOP/patches/${patches[$((n - 1))]}" "$out" "$src" "$base"); $tree is back at the base"
 fi
 
 git -C "$tree" checkout -q -B "$branch"

@@ -321,6 +321,56 @@ kmi_symbols() {
 	echo "${#lists[@]}"
 }
 
+# tree_marks PATCH OUTPUT REPO COMMIT: what of a downstream tree's own
+# (COMMIT of git repository REPO) stands where `git am` (its OUTPUT)
+# failed in PATCH, as ", where it meets ...", or nothing: the calls (vendor hooks, KABI reserves, its own helpers)
+# in the base's lines there that the file of the vanilla base
+# ($BASE_TAG) does not have.  The lines are those of the function or
+# struct that the failing hunk names in its @@ line (found by its name:
+# the downstream tree moves it and may change its arguments), else
+# those around the hunk's position.
+tree_marks() {
+	local patch=$1 out=$2 src=$3 base=$4 at file line what re from to text vanilla marks
+	at=$(sed -n 's/^error: patch failed: //p' <<<"$out" | head -n 1)
+	[ -n "$at" ] || return 0
+	file=${at%:*} line=${at##*:}
+	[[ $line =~ ^[0-9]+$ ]] || return 0
+	text=$(git -C "$src" show "$base:$file" 2>/dev/null) || return 0
+	vanilla=$(git -C "$BASE_REPO" show "$BASE_TAG:$file" 2>/dev/null) || return 0
+	# The hunk's @@ line: "NAME" for a function (a line that does not
+	# end in ";"), "struct NAME" for a type.
+	what=$(awk -v f="+++ b/$file" -v l="$line" '
+		$0 == f { in_file = 1; next }
+		/^\+\+\+ / { in_file = 0 }
+		in_file && index($0, "@@ -" l ",") == 1 {
+			sub(/^@@ [^@]* @@ ?/, "")
+			if (match($0, /^(struct|union|enum) [A-Za-z_][A-Za-z0-9_]* \{/))
+				print substr($0, RSTART, RLENGTH - 2)
+			else if ($0 !~ /;[ \t]*$/ && match($0, /[A-Za-z_][A-Za-z0-9_]*\(/))
+				print substr($0, RSTART, RLENGTH - 1)
+			exit
+		}' "$patch")
+	case $what in
+	'') re= ;;
+	*' '*) re="^$what \\{" ;;
+	*) re="^[^[:space:]#].*\\<$what\\(" ;;
+	esac
+	from=
+	[ -z "$re" ] || from=$(grep -nE "$re" <<<"$text" | head -n 1 | cut -d: -f1)
+	if [ -n "$from" ]; then
+		to=$(awk -v a="$from" 'NR > a && /^}/ { print NR; exit }' <<<"$text")
+	else
+		what='' from=$((line > 20 ? line - 20 : 1)) to=$((line + 40))
+	fi
+	marks=$(sed -n "$from,${to:-\$}p" <<<"$text" |
+		grep -oE '\<[A-Za-z_][A-Za-z0-9_]*\(' | tr -d '(' | awk '!seen[$0]++' |
+		while IFS= read -r id; do
+			grep -qw -- "$id" <<<"$vanilla" || printf '%s\n' "$id"
+		done | paste -sd, - | sed 's/,/, /g') || :
+	[[ -z $what || $what == *' '* ]] || what="$what()"
+	[ -z "$marks" ] || echo ", where it meets $marks in ${what:+$what of }$file"
+}
+
 # objects_in_config CONFIG TREE OBJECT...: which OBJECTs (paths of TREE)
 # a kernel of .config CONFIG builds, in OC_BUILT; OC_SKIPPED names the
 # others, each as "OBJECT (CONFIG_X)": those that the folder's Makefile

@@ -239,6 +239,50 @@ fake_tree() {
 	git -C "$d" -c user.name=t -c user.email=t@example.invalid commit -q -m base
 }
 
+# make fit on a vendor-like tree made here: 5.10.262 with two commits of
+# a vendor's in mm/page_alloc.c, one beside the lines 0101 changes (a
+# context line: 0101, 0103 and 0121 then apply only three-way), one on a
+# line 0102 removes (a conflict, where the vanilla flavour stops).  The report names
+# both, the file and the vendor's commit; without the second commit the
+# vanilla flavour fits.  The user's branch, HEAD and working tree stay as
+# they were, and no worktree is left.
+t_fit_vendor_tree() {
+	local d=$scratch/vendor f head refs tsv=$scratch/build-fit/fit/fit.tsv
+	git clone -q --shared --no-checkout "$BASE_REPO" "$d"
+	git -C "$d" checkout -q -b vendor "$BASE_TAG"
+	f=$d/mm/page_alloc.c
+	sed -i 's/^\( \* not check if the processor is online before following the pageset pointer\)\.$/\1 (vendor)./' "$f"
+	git -C "$d" -c user.name=v -c user.email=v@example.invalid commit -q -am "vendor: a comment of page_alloc.c"
+	sed -i 's/^static void __zone_pcp_update(struct zone \*zone)$/static noinline void __zone_pcp_update(struct zone *zone)/' "$f"
+	git -C "$d" -c user.name=v -c user.email=v@example.invalid commit -q -am "vendor: __zone_pcp_update() out of line"
+	[ "$(git -C "$d" diff --stat "$BASE_TAG" HEAD | tail -n 1)" = " 1 file changed, 2 insertions(+), 2 deletions(-)" ] || {
+		echo "the vendor's commits did not change the lines they should"; return 1; }
+	head=$(git -C "$d" rev-parse HEAD)
+	refs=$(git -C "$d" for-each-ref refs/heads)
+	expect_fail "no flavour of the series applies whole" \
+		env BUILD="$scratch/build-fit" FIT_FLAVOURS="vanilla rt" KERNEL_TREE="$d" "$TOP/ci/fit.sh"
+	awk -F'\t' '$1 == "vanilla" && $2 == 1 && $4 == "three-way"' "$tsv" | grep -q . || {
+		echo "0101 is not reported three-way"; cat "$tsv"; return 1; }
+	awk -F'\t' '$1 == "vanilla" && $2 == 2 && $4 == "conflict"' "$tsv" |
+		grep -F "in mm/page_alloc.c" | grep -qF "vendor: __zone_pcp_update() out of line" || {
+		echo "0102's conflict does not name the file and the vendor's commit"; cat "$tsv"; return 1; }
+	[ "$(awk -F'\t' '$1 == "vanilla"' "$tsv" | wc -l)" -eq 2 ] || {
+		echo "the vanilla flavour went on past its conflict"; return 1; }
+	awk -F'\t' '$1 == "rt" && $2 == 1 && $4 == "conflict"' "$tsv" | grep -q . || {
+		echo "the RT flavour's first patch is not a conflict on a tree without PREEMPT_RT"; return 1; }
+	git -C "$d" reset -q --hard HEAD~1
+	env BUILD="$scratch/build-fit" FIT_FLAVOURS=vanilla KERNEL_TREE="$d" "$TOP/ci/fit.sh" >"$scratch/fit.out" 2>&1 || {
+		tail -n 5 "$scratch/fit.out"; echo "make fit failed where the vanilla flavour fits"; return 1; }
+	grep -qF "Fits best: **vanilla** ($(series_patches "$TOP/series" vanilla | wc -l) patches, 3 of them three-way)" "$scratch/build-fit/fit/report.md" || {
+		cat "$scratch/build-fit/fit/report.md"; echo "the report does not say the vanilla flavour fits"; return 1; }
+	[ "$(git -C "$d" rev-parse HEAD)" = "$(git -C "$d" rev-parse "$head~1")" ] &&
+		[ "$(git -C "$d" symbolic-ref --short HEAD)" = vendor ] &&
+		[ -z "$(git -C "$d" status --porcelain)" ] &&
+		[ "$(git -C "$d" worktree list | wc -l)" -eq 1 ] &&
+		[ "$(git -C "$d" for-each-ref refs/heads)" = "$(sed "s/$head/$(git -C "$d" rev-parse "$head~1")/" <<<"$refs")" ] || {
+		echo "the user's tree was changed, or a worktree or branch left in it"; return 1; }
+}
+
 t_kernel_tree_dirty() {
 	local d=$scratch/user-dirty
 	fake_tree "$d" 262
@@ -250,12 +294,23 @@ t_kernel_tree_dirty() {
 		echo "a worktree was added to the user's tree"; return 1; }
 }
 
+# A tree that is not a 5.10 is refused; another 5.10 sublevel is taken,
+# said, and here fails at the first patch (the fake tree has no mm/),
+# leaving the user's branches as they were.
 t_kernel_tree_wrong_version() {
-	local d=$scratch/user-old
+	local d=$scratch/user-old e=$scratch/user-261
 	fake_tree "$d" 261
-	expect_fail "is at 5.10.261" env BUILD="$scratch/build-old" \
+	sed -i 's/^PATCHLEVEL = 10/PATCHLEVEL = 4/; s/5\.10\.261/5.4.261/' "$d/Makefile"
+	git -C "$d" -c user.name=t -c user.email=t@example.invalid commit -q -am 5.4
+	expect_fail "is at 5.4.261; the series is for 5.10 trees" env BUILD="$scratch/build-old" \
 		KERNEL_TREE="$d" "$TOP/ci/apply.sh"
-	[ "$(git -C "$d" branch --list | wc -l)" -eq 1 ] || {
+	fake_tree "$e" 261
+	expect_fail "is at 5.10.261, not $BASE_VERSION" env BUILD="$scratch/build-261" \
+		KERNEL_TREE="$e" "$TOP/ci/apply.sh"
+	expect_fail "patch 1, patches/" env BUILD="$scratch/build-261" \
+		KERNEL_TREE="$e" "$TOP/ci/apply.sh"
+	[ "$(git -C "$d" branch --list | wc -l)" -eq 1 ] &&
+		[ "$(git -C "$e" branch --list | wc -l)" -eq 1 ] || {
 		echo "a branch was added to the user's tree"; return 1; }
 }
 

@@ -77,7 +77,7 @@ pre_vanilla() {
 	run_case "apply: patch does not apply" t_patch_does_not_apply
 	run_case "apply: series names a missing patch" t_series_names_missing_patch
 	run_case "apply: KERNEL_TREE dirty" t_kernel_tree_dirty
-	run_case "apply: KERNEL_TREE wrong version" t_kernel_tree_wrong_version
+	run_case "apply: KERNEL_TREE not a 5.10, or another 5.10 sublevel" t_kernel_tree_wrong_version
 	run_case "apply: KERNEL_TREE has the stack's branch" t_kernel_tree_branch_exists
 	run_case "apply: KERNEL_TREE not android12-5.10 for the android tree" t_kernel_tree_not_android
 	run_case "android: the ACK bundle checked and imported once; missing or corrupt, nothing kept" t_android_import
@@ -145,6 +145,9 @@ full)
 	run_case "rebase: a patch 5.10.y took is reported" t_rebase_reports_taken
 	run_case "rebase: a conflict keeps nothing half made" t_rebase_conflict
 	run_case "rebase: a Debian upload that took a patch, both trees" t_rebase_debian
+	# Two checkouts of the kernel tree and three runs of make fit on
+	# it: about 2 minutes.
+	run_case "fit: a vendor-like tree, a patch three-way and one in conflict" t_fit_vendor_tree
 	;;
 *)
 	die "usage: host.sh pre|pre-vanilla|pre-debian|guest|full (HOST_LIST=1: list the cases, run none)"
