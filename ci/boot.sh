@@ -29,6 +29,8 @@
 scenario_load "$1"
 [ -n "$SC_QEMU" ] ||
 	die "scenario $SC_NAME is for $SC_ARCH, which this pipeline only compiles (no QEMU machine for it)"
+[ "$SC_TIMEOUT" != - ] ||
+	die "scenario $SC_NAME is compiled only (configs/scenarios gives it no boot): build it with 'make build SCENARIO=$SC_NAME'"
 need "$SC_QEMU" "$SC_QEMU_PKG"
 need timeout coreutils
 

@@ -28,8 +28,13 @@ for step in "$@"; do
 		esac ;;
 	base)	"$TOP/ci/base.sh"
 		[ "$TR_NAME" = android ] && [ -n "${KERNEL_TREE:-}" ] || tree_import ;;
-	build|boot)
-		"$TOP/ci/$step.sh" "$scenario" ;;
+	build)	"$TOP/ci/build.sh" "$scenario" ;;
+	# make SCENARIO=debian: a compile-only scenario is built, and said so.
+	boot)	if [ "$SC_TIMEOUT" = - ]; then
+			msg "scenario $scenario is compiled only (configs/scenarios gives it no boot): built, not booted"
+		else
+			"$TOP/ci/boot.sh" "$scenario"
+		fi ;;
 	*)	die "unknown step '$step'" ;;
 	esac
 done

@@ -69,6 +69,19 @@ t_repeat_bad_count() {
 		"$TOP/ci/repeat.sh" default
 }
 
+# A compile-only scenario (no boot time in configs/scenarios): boot.sh
+# refuses it naming make build, and make's boot step (make
+# SCENARIO=debian) says it was built, not booted, and succeeds.
+t_boot_compile_only() {
+	local out
+	expect_fail "scenario debian is compiled only (configs/scenarios gives it no boot): build it with 'make build SCENARIO=debian'" \
+		env BUILD="$scratch/b-co" "$TOP/ci/boot.sh" debian
+	out=$(env BUILD="$scratch/b-co" SCENARIO=debian "$TOP/ci/main.sh" boot 2>&1) || {
+		echo "$out"; echo "the boot step failed on a compile-only scenario"; return 1; }
+	grep -qF "scenario debian is compiled only (configs/scenarios gives it no boot): built, not booted" <<<"$out" || {
+		echo "$out"; echo "the boot step did not say the scenario is not booted"; return 1; }
+}
+
 # An arch: a fragment naming one the pipeline does not know fails with
 # the known ones, before anything is made; two fragments naming two
 # arches fail too.
