@@ -25,9 +25,9 @@
 #       naming each file that fails and why.
 #   lava.sh check
 #       render a job for every booted scenario of `make check` whose
-#       kernel is built (but memhp, whose DIMM the templates do not
-#       give), and one board job (arm64), and validate them all (make
-#       check).
+#       kernel is built (but those that need a machine feature the
+#       templates do not give: memhp's DIMM, the -ksft boots' icount),
+#       and one board job (arm64), and validate them all (make check).
 #   lava.sh run FILE
 #       run a QEMU job here with Debian's lava-dispatcher (lava-run), on a
 #       device dictionary rendered from lava-server's own qemu device type
