@@ -186,7 +186,14 @@ timeout -k 10 "$limit" "$SC_QEMU" \
 	</dev/null >"$log" 2>&1 &
 qemu=$!
 trap 'kill "$qemu" 2>/dev/null || :; cleanup' EXIT
+# In a terminal, every 30 s: the tests done so far and the last verdict.
+boot_progress() {
+	printf '%s test(s) done%s' "$(grep -cE '^(not )?ok ' "$log")" \
+		"$(grep -E '^(not )?ok ' "$log" | tail -n 1 | sed 's/^/, last: /')"
+}
+progress_start "boot $SC_NAME" "$log" boot_progress
 wait "$qemu" || rc=$?
+progress_stop
 trap cleanup EXIT
 
 # The report: TAP lines and the runner's diagnostics, kernel lines left out.

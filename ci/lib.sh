@@ -46,6 +46,36 @@ export GIT_CONFIG_KEY_1=maintenance.auto GIT_CONFIG_VALUE_1=false
 msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
+# progress_start LABEL LOG CMD...: while a long step runs (a kernel
+# build, a boot), say every PROGRESS_EVERY seconds (default 30) how far
+# it is, "LABEL: <CMD's output>, N s; log: LOG", on stderr: when stderr
+# is a terminal, or with PROGRESS=1; PROGRESS=0 keeps it quiet, and a CI
+# log (not a terminal) is quiet unless asked.  progress_stop ends it; it
+# also ends by itself when the script that started it is gone.
+progress_start() {
+	PROGRESS_PID=
+	case ${PROGRESS:-} in
+	0)	return 0 ;;
+	1)	;;
+	*)	[ -t 2 ] || return 0 ;;
+	esac
+	local label=$1 log=$2 t0=$SECONDS parent=$$
+	shift 2
+	(
+		trap - EXIT
+		while sleep "${PROGRESS_EVERY:-30}" && kill -0 "$parent" 2>/dev/null; do
+			msg "$label: $("$@" 2>/dev/null), $((SECONDS - t0)) s; log: $log"
+		done
+	) &
+	PROGRESS_PID=$!
+}
+progress_stop() {
+	[ -n "${PROGRESS_PID:-}" ] || return 0
+	kill "$PROGRESS_PID" 2>/dev/null || :
+	wait "$PROGRESS_PID" 2>/dev/null || :
+	PROGRESS_PID=
+}
+
 # in_list WORD ITEM...: true when WORD is one of the ITEMs.  Not
 # `printf '%s\n' ITEM... | grep -qxF WORD`: grep -q exits at its first
 # match, and a printf still writing into the closed pipe makes the

@@ -69,6 +69,28 @@ t_repeat_bad_count() {
 		"$TOP/ci/repeat.sh" default
 }
 
+# The progress lines of a long step: every PROGRESS_EVERY seconds with
+# PROGRESS=1, none after progress_stop; none where stderr is not a
+# terminal (a CI log) unless asked; and none once the script that
+# started them is gone.
+t_progress() {
+	local out t0
+	out=$(bash -c '. "$1/ci/lib.sh"; PROGRESS=1 PROGRESS_EVERY=1
+		progress_start "step" /x/build.log echo "3 objects"; sleep 2.5; progress_stop; sleep 1.5' _ "$TOP" 2>&1)
+	[ "$(grep -cE '^_: step: 3 objects, [0-9]+ s; log: /x/build.log$' <<<"$out")" -ge 2 ] || {
+		echo "$out"; echo "no progress line every second with PROGRESS=1"; return 1; }
+	[ "$(grep -c 'step:' <<<"$out")" -le 3 ] || {
+		echo "$out"; echo "progress lines went on after progress_stop"; return 1; }
+	out=$(bash -c '. "$1/ci/lib.sh"; PROGRESS_EVERY=1
+		progress_start "step" /x/build.log echo "3 objects"; sleep 2.5; progress_stop' _ "$TOP" 2>&1)
+	[ -z "$out" ] || { echo "$out"; echo "progress lines where stderr is not a terminal"; return 1; }
+	t0=$SECONDS
+	out=$(bash -c '. "$1/ci/lib.sh"; PROGRESS=1 PROGRESS_EVERY=1
+		progress_start "step" /x/build.log echo "3 objects"; exit 0' _ "$TOP" 2>&1)
+	[ -z "$out" ] && [ $((SECONDS - t0)) -le 5 ] || {
+		echo "$out"; echo "the progress lines outlived their script"; return 1; }
+}
+
 # A compile-only scenario (no boot time in configs/scenarios): boot.sh
 # refuses it naming make build, and make's boot step (make
 # SCENARIO=debian) says it was built, not booted, and succeeds.
