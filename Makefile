@@ -49,8 +49,12 @@ STRESS_ARGS	:= mm510.stress=long mm510.timeout=2400
 STRESS_TIMEOUT	:= 10800
 
 # The main job: fetch, apply, build, boot, test, report.
+# make and make boot use KVM where it works (ci/boot.sh, BOOT_ACCEL);
+# every other target's boots emulate the CPU.
+BOOT_ACCEL	?= auto
+
 all:
-	@$(MAIN) deps fetch base apply build boot
+	@BOOT_ACCEL=$(BOOT_ACCEL) $(MAIN) deps fetch base apply build boot
 
 help:
 	@echo 'mm510: mm scalability backports for Linux 5.10.262'
@@ -167,6 +171,8 @@ help:
 	@echo '  JOBS=$(JOBS)'
 	@echo '  STRESS_TESTS=$(STRESS_TESTS)'
 	@echo '  BOOT_ARGS=$(BOOT_ARGS)    more kernel arguments for make boot, stress and repeat'
+	@echo '  BOOT_ACCEL=$(BOOT_ACCEL)    make and make boot: auto (KVM where a short probe boot passes,'
+	@echo '                    else TCG, said), kvm or tcg; every other target uses TCG'
 	@echo '  BOOT_OBJ=$(BOOT_OBJ)    make boot: a folder with the kernel image and'
 	@echo '                    mm510-initramfs.cpio to boot instead of the tree'"'"'s build'
 	@echo '  ADD_FRAGMENTS=$(ADD_FRAGMENTS)    more fragments for SCENARIO'"'"'s kernel, comma-separated'
@@ -210,7 +216,7 @@ build:
 	@$(MAIN) deps fetch base apply build
 
 boot:
-	@$(MAIN) boot
+	@BOOT_ACCEL=$(BOOT_ACCEL) $(MAIN) boot
 
 check:
 	@ci/check.sh

@@ -79,6 +79,8 @@
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
+# The figures are TCG's and icount's (ci/boot.sh, BOOT_ACCEL).
+export BOOT_ACCEL=tcg
 
 scenario_load "${SCENARIO:-default}"
 if [ "$SC_TIER" != bench ]; then

@@ -26,6 +26,10 @@
 . "$TOP/ci/scenario.sh"
 
 [ $# -eq 1 ] || die "usage: boot.sh SCENARIO"
+case ${BOOT_ACCEL:-tcg} in
+tcg|kvm|auto) ;;
+*)	die "BOOT_ACCEL must be tcg, kvm or auto, not '$BOOT_ACCEL'" ;;
+esac
 scenario_load "$1"
 [ -n "$SC_QEMU" ] ||
 	die "scenario $SC_NAME is for $SC_ARCH, which this pipeline only compiles (no QEMU machine for it)"
@@ -46,15 +50,12 @@ initrd=$obj/mm510-initramfs.cpio
 [ -f "$kernel" ] && [ -f "$initrd" ] ||
 	die "no kernel for $SC_NAME in $obj: run 'make build SCENARIO=$SC_NAME' first"
 
-# What the guest must report as its release: the pinned version plus the
-# tree's localversion files, read here independently of kbuild.
-release=$BASE_VERSION
-if [ "$TR_NAME" = android ]; then
-	# ACK's sublevel is its own (the bundle's, or your checkout's,
-	# whose branch ci/apply.sh has checked), as base.sh reads it.
-	release=$(make -s -C "$tree" kernelversion) ||
-		die "$tree: 'make kernelversion' failed"
-fi
+# What the guest must report as its release: the tree's version (its
+# Makefile's: 5.10.262, ACK's own sublevel, or that of your KERNEL_TREE,
+# which may be another 5.10) plus its localversion files, read here
+# independently of kbuild.
+release=$(make -s -C "$tree" kernelversion) ||
+	die "$tree: 'make kernelversion' failed"
 if [ "${TREE:-stack}" = peer ]; then
 	# shellcheck source=ci/peer.pin
 	. "$TOP/ci/peer.pin"
@@ -172,12 +173,56 @@ if [ "${BOOT_DISKS:-1}" != 0 ]; then
 		   -device "$SC_BLK,drive=vdb")
 fi
 
+# BOOT_ACCEL: tcg (the default: make check, make bench and every test
+# boot emulate the CPU, so that their figures and timeouts hold
+# anywhere), kvm, or auto (make boot and make): KVM where it works.  An
+# x86 guest on an x86-64 host with a usable /dev/kvm is first booted
+# under KVM with boot_release alone for at most 90 s; it must pass, or
+# the boot falls back to TCG and says why (on this project's own machine
+# a guest under KVM stops on an emulation failure in SLUB's
+# cmpxchg16b).  The probe's verdict is kept in $BUILD/kvm-probe
+# (KVM_PROBE_FILE) for this QEMU and host kernel (remove the file to
+# probe again).
+accel=tcg
+case ${BOOT_ACCEL:-tcg} in
+tcg)	;;
+kvm)	accel=kvm ;;
+auto)	why=
+	if [ "$SC_ARCH" != x86 ] || [ "$(uname -m)" != x86_64 ]; then
+		why="an $SC_ARCH guest on an $(uname -m) host"
+	elif [ "${BOOT_ICOUNT:-}" = 1 ] || [[ " ${SC_MACHINE[*]} " == *" icount "* ]]; then
+		why="icount needs TCG"
+	elif [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		why="no usable /dev/kvm"
+	else
+		key="$("$SC_QEMU" --version | head -n 1); host $(uname -r)"
+		probe=${KVM_PROBE_FILE:-$BUILD/kvm-probe}
+		if [ ! -f "$probe" ] || [ "$(sed -n 2p "$probe")" != "$key" ]; then
+			msg "probing KVM: $SC_NAME's kernel with boot_release, at most 90 s"
+			if env BOOT_ACCEL=kvm TESTS=boot_release BOOT_TIMEOUT=90 BOOT_DISKS=0 QUIET=1 \
+				BOOT_LOG="$BUILD/logs/kvm-probe.log" "$0" "$SC_NAME" >/dev/null 2>&1; then
+				printf 'ok\n%s\n' "$key" >"$probe"
+			else
+				printf 'failed: %s\n%s\n' "$(grep -m1 -E 'KVM internal error|emulation failure|Kernel panic|FAIL' \
+					"$BUILD/logs/kvm-probe.log" | sed 's/^\[[^]]*\] //' | cut -c1-100 || echo 'the guest did not pass')" \
+					"$key" >"$probe"
+			fi
+		fi
+		if [ "$(head -n 1 "$probe")" = ok ]; then
+			accel=kvm
+		else
+			why="the KVM probe $(head -n 1 "$probe") (log $BUILD/logs/kvm-probe.log; remove $probe to probe again)"
+		fi
+	fi
+	[ -z "$why" ] || msg "TCG, not KVM: $why" ;;
+esac
+
 # QEMU runs under timeout(1), which puts itself in a process group of its
 # own: a Ctrl-C or a kill of this script would not reach it.  Run it in
 # the background and end it with the script.
 rc=0
 timeout -k 10 "$limit" "$SC_QEMU" \
-	-accel tcg "${machine[@]}" "${mem[@]}" \
+	-accel "$accel" "${machine[@]}" "${mem[@]}" \
 	-object memory-backend-ram,id=m0,size=512M \
 	-object memory-backend-ram,id=m1,size=512M \
 	"${cpus[@]}" "${extra[@]}" "${disk_args[@]}" \

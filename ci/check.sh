@@ -27,6 +27,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
 . "$TOP/ci/report.sh"
+# Every boot of make check emulates the CPU (ci/boot.sh, BOOT_ACCEL).
+export BOOT_ACCEL=tcg
 
 need jq jq
 lock_build

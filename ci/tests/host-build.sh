@@ -217,6 +217,23 @@ t_guest_panics() {
 		BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" default
 }
 
+# make boot's BOOT_ACCEL=auto: with the KVM probe's verdict kept as a
+# failure (or no usable /dev/kvm), the boot says why and passes under
+# TCG, without probing again; an unknown BOOT_ACCEL is refused.
+t_boot_kvm_fallback() {
+	local key out
+	key="$(qemu-system-x86_64 --version | head -n 1); host $(uname -r)"
+	printf 'failed: a verdict kept from an earlier probe\n%s\n' "$key" >"$scratch/kvm-probe"
+	out=$(env BOOT_ACCEL=auto KVM_PROBE_FILE="$scratch/kvm-probe" TESTS=boot_release BOOT_DISKS=0 \
+		BOOT_LOG="$scratch/boot.log" QUIET=1 "$TOP/ci/boot.sh" default 2>&1) || {
+		echo "$out"; echo "the boot failed"; return 1; }
+	grep -qE "TCG, not KVM: (the KVM probe failed: a verdict kept from an earlier probe|no usable /dev/kvm)" <<<"$out" || {
+		echo "$out"; echo "the fallback to TCG was not said"; return 1; }
+	! grep -q "probing KVM" <<<"$out" || { echo "$out"; echo "probed again"; return 1; }
+	expect_fail "BOOT_ACCEL must be tcg, kvm or auto, not 'fast'" \
+		env BOOT_ACCEL=fast "$TOP/ci/boot.sh" default
+}
+
 t_guest_hangs() {
 	expect_fail "guest hung" env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=hang \
 		BOOT_TIMEOUT=15 QUIET=1 "$TOP/ci/boot.sh" default
