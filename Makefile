@@ -134,7 +134,8 @@ help:
 	@echo '                    and which flavour fits best (build/fit/report.md)'
 	@echo
 	@echo 'Steps on their own:'
-	@echo '  make deps         install missing Debian packages (root) or name them'
+	@echo '  make deps         install every missing Debian package of ci/packages (root), or'
+	@echo '                    name them; the other targets install what they need'
 	@echo '  make fetch        download and verify the pinned tarball into ~/.cache/mm510'
 	@echo '  make base         extract it into a git repository, tagged v5.10.262'
 	@echo '  make apply        git am the series onto branch mm510 of a worktree'
@@ -194,7 +195,12 @@ help:
 	@echo '              BENCH_OUT=$(BENCH_OUT) BENCH_BUILD_ONLY=$(BENCH_BUILD_ONLY) BENCH_REUSE=$(BENCH_REUSE)'
 	@echo '              (empty: the defaults of ci/bench.sh)'
 
-deps fetch base apply:
+# make deps: every package of ci/packages; the deps step of the other
+# targets (ci/main.sh) only what their scenario and DEPS_TAGS need.
+deps:
+	@ci/deps.sh
+
+fetch base apply:
 	@$(MAIN) $@
 
 # make gates: the review gates (ci/gates.sh) on the applied stack: GATES
@@ -204,7 +210,7 @@ GATES		?= series provenance checkpatch maintainers
 export GATE_POSITIONS GATE_SCENARIO
 
 gates:
-	@$(MAIN) deps fetch base apply
+	@DEPS_TAGS=gates $(MAIN) deps fetch base apply
 	@ci/gates.sh $(GATES)
 
 # make lava: a LAVA job per booted scenario of make check whose kernel
@@ -235,21 +241,21 @@ figures:
 
 send:
 	@[ -n "$${SEND_TO}" ] || { echo 'make send: error: no SEND_TO: name where the series goes, your review list, e.g. make send SEND_TO=kernel-review@example.com' >&2; exit 1; }
-	@$(MAIN) deps fetch base apply
+	@DEPS_TAGS=send $(MAIN) deps fetch base apply
 	@ci/send.sh
 
 bench:
 	@ci/bench.sh
 
 kabi:
-	@$(MAIN) deps fetch base apply
+	@DEPS_TAGS=kabi $(MAIN) deps fetch base apply
 	@ci/kabi.sh
 
 # make kmi-check: the android flavour's KMI against plain ACK's on GKI's
 # configuration, object by object and module by module (ci/kmi-check.sh;
 # make check runs it where ACK's tree is).
 kmi-check:
-	@SCENARIO=$(if $(filter default,$(SCENARIO)),android-gki,$(SCENARIO)) $(MAIN) deps fetch base apply
+	@SCENARIO=$(if $(filter default,$(SCENARIO)),android-gki,$(SCENARIO)) DEPS_TAGS=kabi $(MAIN) deps fetch base apply
 	@SCENARIO=$(if $(filter default,$(SCENARIO)),android-gki,$(SCENARIO)) ci/kmi-check.sh
 
 # make fit KERNEL_TREE=DIR: how each flavour of the series meets a 5.10

@@ -18,8 +18,10 @@ scenario=${SCENARIO:-default}
 scenario_load "$scenario"
 for step in "$@"; do
 	case $step in
-	deps|apply)
-		"$TOP/ci/$step.sh" ;;
+	# What the scenario needs, and what the target adds (DEPS_TAGS).
+	deps)	# shellcheck disable=SC2086
+		"$TOP/ci/deps.sh" scenario ${DEPS_TAGS:-} ;;
+	apply)	"$TOP/ci/apply.sh" ;;
 	# Android's tree is a local bundle (ci/android.sh): nothing to
 	# fetch, and nothing to import where the user gives a checkout.
 	fetch)	"$TOP/ci/fetch.sh"

@@ -69,6 +69,34 @@ t_repeat_bad_count() {
 		"$TOP/ci/repeat.sh" default
 }
 
+# The packages each kind of work needs (ci/packages' tags): make's own
+# (no tag) for the default scenario, its arch's and toolchain's for
+# another, a target's DEPS_TAGS on top, and every one for make deps.
+t_deps_per_target() {
+	local p
+	p=$(project_copy)
+	cat >>"$p/ci/packages" <<'EOT'
+mm510-no-such-a   mm510-pkg-core
+mm510-no-such-b   mm510-pkg-arm64   arm64
+mm510-no-such-c   mm510-pkg-llvm    llvm
+mm510-no-such-d   mm510-pkg-gates   gates
+EOT
+	deps_of() { env DEPS_LIST=1 "$@" "$p/ci/deps.sh" "${DEPS_ARGS[@]}" | grep '^mm510-pkg-' | paste -sd' ' -; }
+	DEPS_ARGS=(scenario)
+	[ "$(deps_of SCENARIO=default)" = "mm510-pkg-core" ] || {
+		echo "default scenario: $(deps_of SCENARIO=default)"; return 1; }
+	[ "$(deps_of SCENARIO=arm64)" = "mm510-pkg-arm64 mm510-pkg-core" ] || {
+		echo "arm64 scenario: $(deps_of SCENARIO=arm64)"; return 1; }
+	[ "$(deps_of SCENARIO=arm64-llvm)" = "mm510-pkg-arm64 mm510-pkg-core mm510-pkg-llvm" ] || {
+		echo "arm64-llvm scenario: $(deps_of SCENARIO=arm64-llvm)"; return 1; }
+	DEPS_ARGS=(scenario gates)
+	[ "$(deps_of SCENARIO=default)" = "mm510-pkg-core mm510-pkg-gates" ] || {
+		echo "make gates: $(deps_of SCENARIO=default)"; return 1; }
+	DEPS_ARGS=()
+	[ "$(deps_of SCENARIO=default)" = "mm510-pkg-arm64 mm510-pkg-core mm510-pkg-gates mm510-pkg-llvm" ] || {
+		echo "make deps: $(deps_of SCENARIO=default)"; return 1; }
+}
+
 # The progress lines of a long step: every PROGRESS_EVERY seconds with
 # PROGRESS=1, none after progress_stop; none where stderr is not a
 # terminal (a CI log) unless asked; and none once the script that

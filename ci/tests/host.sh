@@ -91,6 +91,7 @@ pre_vanilla() {
 	run_case "repeat: COUNT that is not a number" t_repeat_bad_count
 	run_case "boot: a compile-only scenario is refused, make SCENARIO= builds it and says so" t_boot_compile_only
 	run_case "progress: a line every 30 s in a terminal, quiet in a CI log, gone with its script" t_progress
+	run_case "deps: make's packages, a scenario's arch and toolchain, a target's tags, all for make deps" t_deps_per_target
 	run_case "build: a boot image's piggy.o carrying an earlier kernel is found" t_piggy_stale
 	run_case "scenario: an unknown arch is named with the known ones" t_unknown_arch
 	run_case "build: another arch's option is left out, an unknown one fails" t_foreign_option
