@@ -109,6 +109,11 @@ help:
 	@echo '                    minutes: CRCs and KMI types of the objects it changes, and'
 	@echo '                    the symbols the test modules need outside ACK'"'"'s KMI lists'
 	@echo '                    (build/kmi-check-android-gki/report.txt; in make check)'
+	@echo '  make kmi-modules  the android flavour as a GKI release build (exports trimmed'
+	@echo '                    to ACK'"'"'s KMI lists, scenario android-gki-trim): the test'
+	@echo '                    modules built against plain ACK and against the flavour,'
+	@echo '                    their imports checked, both sets loaded into the flavour'"'"'s'
+	@echo '                    kernel (build/kmi-modules-android-gki-trim/report.txt)'
 	@echo
 	@echo 'Review and sending:'
 	@echo '  make maintainers-notes  regenerate MAINTAINERS-notes (make check fails when stale)'
@@ -263,6 +268,12 @@ kmi-check:
 fit:
 	@ci/fit.sh
 
+# make kmi-modules: the android flavour as a GKI release build, with
+# vendor modules built against plain ACK and against it (ci/kmi-modules.sh).
+kmi-modules:
+	@SCENARIO=$(if $(filter default,$(SCENARIO)),android-gki-trim,$(SCENARIO)) DEPS_TAGS=kabi $(MAIN) deps fetch base apply
+	@SCENARIO=$(if $(filter default,$(SCENARIO)),android-gki-trim,$(SCENARIO)) ci/kmi-modules.sh
+
 ack-export:
 	@ci/ack-export.sh
 
@@ -303,6 +314,6 @@ distclean:
 	@if [ -d $(BUILD)/linux ]; then git -C $(BUILD)/linux worktree prune; fi
 	rm -rf $(BUILD)
 
-.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi kmi-check fit ack-export kcsan kmemleak \
+.PHONY: all help deps fetch base apply build boot check check-full stress repeat bench kabi kmi-check kmi-modules fit ack-export kcsan kmemleak \
 	gates lava \
 	maintainers-notes figures send rebase refresh clean distclean

@@ -192,6 +192,23 @@ lost=$(cat "${frags[@]}" | sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/&/p; s/^# \(CO
 	die "requested config values did not survive for $SC_KEY (dependencies missing?)"
 }
 [ ! -s "$cfgtmp/foreign.log" ] || sed "s/^/${0##*/}: $SC_KEY: /" "$cfgtmp/foreign.log" >&2
+# ACK's GKI release build (configs/trim.config): the exports kept are
+# those of the KMI lists, flattened into one file as ACK's build.sh does
+# (abi_symbollist.raw), with the lists a partner adds: the flavour's new
+# interfaces (ci/kmi-new-api) and the plain ACK exports the project's
+# test modules call that ACK's lists lack (ci/kmi-vendor-list).  The
+# fragment names the android tree, whose lists these are.
+if grep -q '^CONFIG_TRIM_UNUSED_KSYMS=y' "$cfgtmp/.config"; then
+	kmi_symbols "$tree" "$cfgtmp/kmi" >/dev/null
+	sed -e 's/#.*//' -e '/^[[:space:]]*\[.*\][[:space:]]*$/d' "$TOP/ci/kmi-new-api" "$TOP/ci/kmi-vendor-list" |
+		awk 'NF { print $1 }' | LC_ALL=C sort -u - "$cfgtmp/kmi" >"$cfgtmp/whitelist"
+	cmp -s "$cfgtmp/whitelist" "$obj/abi_symbollist.raw" ||
+		cp "$cfgtmp/whitelist" "$obj/abi_symbollist.raw"
+	"$tree/scripts/config" --file "$cfgtmp/.config" \
+		--set-str UNUSED_KSYMS_WHITELIST "$obj/abi_symbollist.raw"
+	grep -qxF "CONFIG_UNUSED_KSYMS_WHITELIST=\"$obj/abi_symbollist.raw\"" "$cfgtmp/.config" ||
+		die "$SC_KEY: CONFIG_UNUSED_KSYMS_WHITELIST did not take $obj/abi_symbollist.raw"
+fi
 if ! cmp -s "$cfgtmp/.config" "$obj/.config"; then
 	msg "$SC_KEY: new .config"
 	cp "$cfgtmp/.config" "$obj/.config"
@@ -264,10 +281,35 @@ fi
 msg "building $(basename "$tree") kernel for $SC_KEY in $obj"
 targets=("${SC_IMAGE##*/}")
 grep -q '^CONFIG_MODULES=y' "$obj/.config" && targets+=(modules)
+# In a terminal, every 30 s: the objects compiled so far, of the number
+# the last complete build of this folder had ($obj/.mm510-objects).
+touch "$obj/.mm510-progress"
+build_progress() {
+	local n total
+	n=$(find "$obj" -name '*.o' -newer "$obj/.mm510-progress" | wc -l)
+	total=$(cat "$obj/.mm510-objects" 2>/dev/null) || total=
+	printf '%s object(s) compiled%s' "$n" "${total:+ (the last whole build had $total)}"
+}
+progress_start "$SC_KEY" "$obj/build.log" build_progress
 "${kmake[@]}" "${targets[@]}" >"$obj/build.log" 2>&1 || {
+	progress_stop
 	grep -E 'error|Error' "$obj/build.log" | head -n 20 >&2 || :
 	die "kernel build failed for $SC_KEY; full log: $obj/build.log"
 }
+# With the exports trimmed (configs/trim.config), a changed whitelist
+# makes kbuild's autoksyms_recursive rebuild the exporting objects in a
+# make of its own, after the outer make had judged vmlinux's archives up
+# to date: vmlinux was not linked again (seen with kmem_cache_alloc_bulk
+# added: slub.o rebuilt, Module.symvers without it).  A second make links
+# what the first rebuilt; it does nothing when nothing changed.
+if grep -q '^CONFIG_TRIM_UNUSED_KSYMS=y' "$obj/.config"; then
+	"${kmake[@]}" "${targets[@]}" >>"$obj/build.log" 2>&1 || {
+		progress_stop
+		die "kernel build failed for $SC_KEY (second make, trimmed exports); full log: $obj/build.log"
+	}
+fi
+progress_stop
+find "$obj" -name '*.o' ! -name '*.mod.o' | wc -l >"$obj/.mm510-objects"
 # A piggy.o from ccache may carry an earlier kernel (ci/lib.sh,
 # piggy_fresh): then assemble it and link the image again without ccache.
 if ! piggy_fresh "$obj" "$tree" "$SC_ARCH"; then

@@ -14,7 +14,11 @@
 # make kabi fails when any does.  On the android tree it defaults to the
 # union of the KMI symbol lists that the tree's build.config.gki.aarch64
 # names (ACK's KMI: the symbols of every vendor's list), kept beside the
-# report as build/kabi-SCENARIO-symbols.txt.
+# report as build/kabi-SCENARIO-symbols.txt.  On GKI's configuration
+# (android-gki) both kernels keep only the exports those lists name, as
+# a GKI release build does (configs/trim.config), and ci/kmi-modules.sh
+# then loads the test modules built against each into the flavour's
+# kernel.
 
 . "$(dirname "$0")/lib.sh"
 . "$TOP/ci/scenario.sh"
@@ -27,6 +31,17 @@ if [ -n "${KABI_SYMBOLS:-}" ]; then
 fi
 export ADD_FRAGMENTS=kabi KBUILD_SYMTYPES=1
 scenario_load "$sc"
+# On GKI's configuration (the gki fragment: android-gki) both kernels are
+# GKI release builds, whose vmlinux exports only what ACK's KMI lists
+# name (configs/trim.config), and the end is ci/kmi-modules.sh's: the
+# test modules built against each, their imports checked and both sets
+# loaded into the flavour's kernel.
+gki_release=
+if [[ " ${SC_FRAGMENTS[*]} " == *" gki "* ]]; then
+	gki_release=1
+	export ADD_FRAGMENTS=kabi,trim
+	scenario_load "$sc"
+fi
 lock_build
 
 out=$BUILD/kabi
@@ -81,4 +96,7 @@ msg "report in $((SECONDS - t0)) s"
 cat "$out/report.md"
 if [ "$rc" -eq 3 ]; then
 	die "$(awk -F'\t' '$2 == "breaks"' "$out/symbol-list.tsv" | wc -l) symbol(s) of $KABI_SYMBOLS break: $(awk -F'\t' '$2 == "breaks" { printf "%s ", $1 }' "$out/symbol-list.tsv")(why: $out/symbol-list.tsv)"
+fi
+if [ -n "$gki_release" ]; then
+	KMI_MODULES_BUILT=1 SCENARIO=$sc "$TOP/ci/kmi-modules.sh"
 fi

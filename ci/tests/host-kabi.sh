@@ -138,6 +138,18 @@ t_kmi_check_bad_input() {
 	[ ! -e "$BUILD/kmi-check-default" ] || { echo "a report folder was made for the refused scenario"; return 1; }
 }
 
+# make kmi-modules: a scenario of another tree than ACK's, and one of
+# ACK's that does not trim the exports, each refused with its reason
+# before anything is built.
+t_kmi_modules_bad_input() {
+	expect_fail "SCENARIO=default is on the vanilla tree: make kmi-modules loads vendor modules into the android flavour" \
+		env SCENARIO=default "$TOP/ci/kmi-modules.sh"
+	expect_fail "SCENARIO=android-gki does not trim the exports to ACK's KMI lists" \
+		env SCENARIO=android-gki "$TOP/ci/kmi-modules.sh"
+	[ ! -e "$BUILD/kmi-modules-default" ] && [ ! -e "$BUILD/kmi-modules-android-gki" ] ||
+		{ echo "a report folder was made for a refused scenario"; return 1; }
+}
+
 # kabi_reserve_pair D EXPORT: the synthetic pair whose first commit takes
 # a reserve of struct syn_zone in place (a union of a new member and the
 # reserve, as ANDROID_KABI_USE does), its patch list, and a

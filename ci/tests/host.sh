@@ -69,6 +69,7 @@ pre_vanilla() {
 	run_case "kabi: a reserve taken in place is listed, and breaks nothing" t_kabi_report_inplace
 	run_case "kabi: a type abidiff lists but changed in place only breaks nothing" t_kabi_report_inplace_only
 	run_case "kmi-check: a scenario of another tree, no libabigail: refused, nothing built" t_kmi_check_bad_input
+	run_case "kmi-modules: a scenario of another tree, one that does not trim: refused, nothing built" t_kmi_modules_bad_input
 	run_case "bench: peer .deb with a wrong checksum" t_peer_wrong_checksum
 	run_case "fetch: truncated cached tarball" t_truncated_tarball
 	run_case "fetch: wrong checksum" t_wrong_checksum
