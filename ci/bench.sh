@@ -213,7 +213,7 @@ mkdir -p "$out"
 csv=$out/results.csv
 
 # --- build ------------------------------------------------------------------
-SCENARIO=$sc "$TOP/ci/main.sh" deps fetch base apply
+SCENARIO=$sc DEPS_TAGS=bench "$TOP/ci/main.sh" deps fetch base apply
 [ "$peer" = 1 ] && "$TOP/ci/peer.sh"
 
 # Each kernel with its initramfs is kept in $out/kernels/<name>, so that
