@@ -192,6 +192,8 @@ t_defconfig_base() {
 t_boot_tests_narrow() {
 	local b=$scratch/b-narrow o=$scratch/obj-narrow out cmdline
 	mkdir -p "$b/stack" "$o/arch/arm64/boot"
+	# boot.sh reads the release from the tree's Makefile.
+	printf 'kernelversion:\n\t@echo %s\n' "$BASE_VERSION" >"$b/stack/Makefile"
 	: >"$o/arch/arm64/boot/Image"
 	: >"$o/mm510-initramfs.cpio"
 	out=$(BUILD="$b" BOOT_OBJ="$o" BOOT_DESCRIBE=1 TESTS=bulk_alloc \
