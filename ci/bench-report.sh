@@ -121,6 +121,12 @@ END {
 		echo "Kernels: **base** = the RT base, 5.10.262 with Debian's debian/patches and"
 		echo "patches-rt (the debian-rt tree), **stack** = that with the RT flavour of the"
 		echo "mm510 series; PREEMPT_RT, no peer;"
+	elif [ "${BENCH_TREE:-vanilla}" = android ]; then
+		echo "Kernels: **base** = Android's common kernel android12-5.10 (the android tree),"
+		echo "**stack** = that with the android flavour of the mm510 series; no peer."
+		echo "GKI's config builds \`cgroup.memory=nokmem\` into its command line, so both"
+		echo "variants run without kernel memory accounting, as Android ships: the"
+		echo "accounting overhead rows (kmem - nokmem) are left out of the summary;"
 	else
 		echo "Kernels: **base** = plain 5.10.262, **stack** = 5.10.262 with the mm510 series,"
 		echo "**peer** = Debian's 6.1 (linux-source-6.1), **g<N>** (ATTRIB=1) = the stack cut after"
@@ -225,6 +231,9 @@ END {
 		for (i = 2; i <= nk; i++) printf " --- | --- |"
 		printf "\n"
 		for (fi = 1; fi <= nf; fi++) {
+			# The built-in nokmem of GKI: no kmem variant to compare with.
+			if (ENVIRON["BENCH_TREE"] == "android" && f_id[fi] ~ /^ovh:/)
+				continue
 			any = 0
 			for (i = 1; i <= nk && !any; i++)
 				for (ri = 1; ri <= nrep[m]; ri++)
