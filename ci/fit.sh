@@ -104,18 +104,19 @@ for fl in $flavours; do
 		done
 		[ "$i" -lt "$total" ] || break
 		p=${patches[$i]} f=$TOP/patches/${patches[$i]}
+		# Where plain git am stopped: "file:line ...".
+		at=$(sed -n 's/^error: patch failed: //p' <<<"$o" | paste -sd' ' -)
 		if git -C "$wt" am -q -3 --committer-date-is-author-date "$f" >/dev/null 2>&1; then
 			three=$((three + 1))
-			printf '%s\t%d\t%s\tthree-way\t%s\n' "$fl" $((i + 1)) "$p" \
-				"$(sed -n 's/^error: patch failed: //p' <<<"$o" | paste -sd' ' -)" >>"$tsv"
+			printf '%s\t%d\t%s\tthree-way\t%s\n' "$fl" $((i + 1)) "$p" "$at" >>"$tsv"
 			i=$((i + 1))
 			continue
 		fi
 		files=$(git -C "$wt" diff --name-only --diff-filter=U | paste -sd' ' -)
 		git -C "$wt" am --abort
-		detail="in ${files:-$(sed -n 's/^error: patch failed: //p' <<<"$o" | paste -sd' ' -)}$(tree_marks "$f" "$o" "$src" "$head")"
+		detail="in ${files:-$at}$(tree_marks "$f" "$o" "$src" "$head")"
 		for file in $files; do
-			detail="$detail; $file's last commits here: $(git -C "$src" log -3 --format='%h %s' HEAD -- "$file" | paste -sd'|' - | sed 's/|/, /g')"
+			detail="$detail; $file's last commits here: $(git -C "$src" log -3 --format='%h %s' HEAD -- "$file" | sed -z 's/\n$//; s/\n/, /g')"
 		done
 		printf '%s\t%d\t%s\tconflict\t%s\n' "$fl" $((i + 1)) "$p" "$detail" >>"$tsv"
 		stop=$((i + 1))
