@@ -309,11 +309,16 @@ tests_of() {
 	echo "$list"
 }
 all_tests=$(tests_of "$benches")
-# The nokmem boots give the floor of the accounting overhead.  GKI's
-# built-in command line already has cgroup.memory=nokmem: on the android
-# tree every boot is one, and a second set would measure the same.
+# The nokmem boots give the floor of the accounting overhead, and what a
+# memory cgroup costs without kmem accounting (no kmem id, so no
+# per-cgroup list_lru lists).  GKI's built-in command line already has
+# cgroup.memory=nokmem: on the android tree every boot is one, and a
+# second set would measure the same.
 floor_tests=
-[[ " $benches " == *" slab "* ]] && [ "$TR_NAME" != android ] && floor_tests=bench/slab
+if [ "$TR_NAME" != android ]; then
+	[[ " $benches " != *" slab "* ]] || floor_tests=bench/slab
+	[[ " $benches " != *" memcg "* ]] || floor_tests=${floor_tests:+$floor_tests,}bench/memcg
+fi
 
 # The logs of an earlier run would mix with this one's.
 rm -rf "$out/logs"

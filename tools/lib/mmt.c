@@ -901,6 +901,40 @@ int mmt_slab_read(const char *name, struct mmt_slab *s)
 	return ret;
 }
 
+int mmt_slab_all(struct mmt_slab_row *rows, int max)
+{
+	long active, total, objsize, perslab, pages, active_slabs, slabs;
+	long page = sysconf(_SC_PAGESIZE);
+	char line[512], name[MMT_SLAB_NAME];
+	int n = 0;
+	FILE *f;
+
+	f = fopen("/proc/slabinfo", "re");
+	if (!f) {
+		mmt_log("open /proc/slabinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		/* The version line and the "# name ..." header do not match. */
+		if (sscanf(line, "%63s %ld %ld %ld %ld %ld : tunables %*d %*d %*d : slabdata %ld %ld",
+			   name, &active, &total, &objsize, &perslab, &pages,
+			   &active_slabs, &slabs) != 8)
+			continue;
+		if (n == max) {
+			mmt_log("/proc/slabinfo has more than %d caches", max);
+			n = -1;
+			break;
+		}
+		snprintf(rows[n].name, sizeof(rows[n].name), "%s", name);
+		rows[n].active = active;
+		rows[n].objsize = objsize;
+		rows[n].slab_bytes = (long long)slabs * pages * page;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
 long mmt_slab_slack(const struct mmt_slab *s, int ncpus)
 {
 	/* A shared array per node: ncpus bounds the node count too. */

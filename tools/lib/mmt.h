@@ -212,6 +212,19 @@ struct mmt_slab {
 
 int mmt_slab_read(const char *name, struct mmt_slab *s);	/* 0 or -1 */
 /*
+ * Every cache of /proc/slabinfo at once: its name, active objects, object
+ * size and the bytes of its slabs (num_slabs * pagesperslab pages, what
+ * /proc/meminfo's Slab counts of it).  Fills at most @max rows; returns
+ * how many, or -1 (logged) when the file cannot be read or has more
+ * caches than @max.
+ */
+struct mmt_slab_row {
+	char name[MMT_SLAB_NAME];
+	long active, objsize;
+	long long slab_bytes;
+};
+int mmt_slab_all(struct mmt_slab_row *rows, int max);
+/*
  * Free objects a cache may still report as active: two slabs per CPU
  * (SLUB's per-cpu and partial slabs) plus, with SLAB, its per-cpu and
  * shared arrays, which hold freed objects without returning them.
