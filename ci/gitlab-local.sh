@@ -9,7 +9,9 @@
 # the job as a pipeline variable (make gates runs those gates): make
 # check runs the fast gates' job with GATES=series, so that the engine,
 # the job and make gates are exercised end to end without a second run
-# of the gates make check has just run itself.  Exit status: the job's.
+# of the gates make check has just run itself.  GITLAB_LOCAL_DIR, for
+# tests: the project to run it in (default: this checkout).  Exit
+# status: the job's.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +21,8 @@ GITLAB_CI_LOCAL_VERSION=4.65.0	# the newest that runs on Node.js 18 (Debian 12)
 need node nodejs
 need npm npm
 need rsync rsync
-[ -f "$TOP/.gitlab-ci.yml" ] || die "$TOP/.gitlab-ci.yml missing"
+proj=${GITLAB_LOCAL_DIR:-$TOP}
+[ -f "$proj/.gitlab-ci.yml" ] || die "$proj/.gitlab-ci.yml missing"
 
 prefix=$CACHE_DIR/npm
 gcl=$prefix/node_modules/.bin/gitlab-ci-local
@@ -35,12 +38,12 @@ if [ ! -x "$gcl" ] ||
 fi
 
 # The job must be one the file defines (gitlab-ci-local would run none).
-grep -qxF "$1" <<<"$(cd "$TOP" && "$gcl" --list-all 2>/dev/null | awk 'NR > 1 { print $1 }')" ||
+grep -qxF "$1" <<<"$(cd "$proj" && "$gcl" --list-all 2>/dev/null | awk 'NR > 1 { print $1 }')" ||
 	die "no job '$1' in .gitlab-ci.yml (gitlab-ci-local --list-all lists them)"
 
 # This machine's cache and build folder, and the lock a calling make
 # holds, passed on: the job runs in this checkout.
-cd "$TOP"
+cd "$proj"
 vars=(--variable "CACHE_DIR=$CACHE_DIR" --variable "BUILD=$BUILD"
       --variable "MM510_LOCKED=${MM510_LOCKED:-}")
 [ -z "${GATES:-}" ] || vars+=(--variable "GATES=$GATES")

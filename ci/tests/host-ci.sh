@@ -28,6 +28,41 @@ t_gitlab_unknown_job() {
 	expect_fail "no job 'no-such-job' in .gitlab-ci.yml" "$TOP/ci/gitlab-local.sh" no-such-job
 }
 
+# The check job's verdicts reach GitLab's test view: the job as
+# .gitlab-ci.yml defines it (its artifacts, reports:junit), with its
+# script replaced by ci/report.sh writing two verdicts, run by
+# gitlab-ci-local, which exports the JUnit file as a GitLab runner
+# uploads it.
+t_gitlab_check_junit() {
+	command -v npm >/dev/null || { echo "npm missing"; return 4; }
+	local proj=$scratch/proj xml
+	mkdir -p "$proj/ci"
+	cp "$TOP/ci/report.sh" "$proj/ci/"
+	cat >"$proj/job.sh" <<-'EOF'
+	set -euo pipefail
+	TOP=$PWD RESULTS_DIR=build/logs
+	. ci/report.sh
+	record "host: a" pass "" -
+	record "guest x: b" skip "no memory controller" -
+	summary
+	EOF
+	# The stages, and the check job with its script lines replaced.
+	awk '/^[^ #]/ { on = ($0 == "stages:" || $0 == "check:") }
+	     on && /^  script:/ { print; print "    - bash job.sh"; skip = 1; next }
+	     on && skip && /^    - / { next }
+	     on { skip = 0; print }' "$TOP/.gitlab-ci.yml" >"$proj/.gitlab-ci.yml"
+	grep -q 'junit: build/logs/check-junit.xml' "$proj/.gitlab-ci.yml" ||
+		{ echo "the check job publishes no JUnit file:"; cat "$proj/.gitlab-ci.yml"; return 1; }
+	git -C "$proj" init -q && git -C "$proj" add -A &&
+		git -C "$proj" -c user.name=t -c user.email=t@t commit -qm t || return 1
+	GITLAB_LOCAL_DIR=$proj "$TOP/ci/gitlab-local.sh" check || return 1
+	xml=$proj/.gitlab-ci-local/artifacts/check/build/logs/check-junit.xml
+	[ -f "$xml" ] || { echo "gitlab-ci-local exported no $xml"; find "$proj/.gitlab-ci-local" -type f; return 1; }
+	[ "$(xmllint --xpath 'count(//testcase)' "$xml")" = 2 ] &&
+	[ "$(xmllint --xpath 'string(//testcase[@name="b"]/skipped/@message)' "$xml")" = "no memory controller" ] ||
+		{ echo "the exported JUnit file does not hold the verdicts:"; cat "$xml"; return 1; }
+}
+
 # A board job needs the board's device tree; the QEMU job of a built
 # kernel passes LAVA's schema.
 t_lava_render() {

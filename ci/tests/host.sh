@@ -64,6 +64,7 @@ pre_vanilla() {
 	run_case "ci: a bad LAVA job or a half-configured lab is named" t_lava_bad_input
 	run_case "ci: GATE_POSITIONS that is not a range of patches" t_gate_positions
 	run_case "ci: gitlab-ci-local refuses a job the pipeline lacks" t_gitlab_unknown_job
+	run_case "ci: the check job's JUnit file, exported by gitlab-ci-local" t_gitlab_check_junit
 	run_case "ci: gates:slow's slices cover every patch of the series" t_gitlab_gate_slices
 	run_case "kabi: a one-member change is in the report under its patch, and in a symbol list" t_kabi_report
 	run_case "kabi: no libabigail, no DWARF, no CRCs, an unknown symbol" t_kabi_bad_input
