@@ -202,6 +202,9 @@ END {
 	f_id[++nf] = "ovh:slab-4096-t1";	f_name[nf] = "slab accounting overhead, 4 KiB"
 	f_id[++nf] = "ovh:slab-root-32-t1";	f_name[nf] = "the same in the root memory cgroup, 32 B"
 	f_id[++nf] = "ovh:slab-root-4096-t1";	f_name[nf] = "the same in the root memory cgroup, 4 KiB"
+	# Under GKI (nokmem) the pairs themselves stand for the overhead rows.
+	f_id[++nf] = "kmem:slab-32-t1:ns_op";	f_name[nf] = "slab 32 B alloc+free (ns per pair, no kmem accounting)"
+	f_id[++nf] = "kmem:slab-4096-t1:ns_op";	f_name[nf] = "slab 4 KiB alloc+free"
 	f_id[++nf] = "kmem:page-single:ns_page"; f_name[nf] = "single page alloc+free (ns)"
 	f_id[++nf] = "bulk8";			f_name[nf] = "bulk of 8, per page, / single page (of the same kernel)"
 	f_id[++nf] = "kmem:memcg:slab_B";	f_name[nf] = "Slab bytes per memory cgroup"
@@ -233,6 +236,8 @@ END {
 		for (fi = 1; fi <= nf; fi++) {
 			# The built-in nokmem of GKI: no kmem variant to compare with.
 			if (ENVIRON["BENCH_TREE"] == "android" && f_id[fi] ~ /^ovh:/)
+				continue
+			if (ENVIRON["BENCH_TREE"] != "android" && f_id[fi] ~ /^kmem:slab-/)
 				continue
 			any = 0
 			for (i = 1; i <= nk && !any; i++)

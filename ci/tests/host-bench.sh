@@ -56,8 +56,8 @@ t_bench_report() {
 # On the android tree (make bench SCENARIO=android): the kernels are
 # named as ACK and its flavour, and the summary has no accounting
 # overhead rows, which GKI's built-in cgroup.memory=nokmem leaves
-# without a kmem variant (t_bench_report has them for the same data);
-# the measured rows stay.
+# without a kmem variant (t_bench_report has them for the same data),
+# but the pairs themselves; the measured rows stay.
 t_bench_report_android() {
 	local out=$scratch/bench-android r=$scratch/bench-android/report.md
 	BENCH_TREE=android NO_PLOT=1 "$TOP/ci/bench-report.sh" "$TOP/ci/tests/data/bench-results.csv" "$out"
@@ -65,6 +65,8 @@ t_bench_report_android() {
 		{ echo "kernels not named as ACK's"; cat "$r"; return 1; }
 	! grep -q '^| slab accounting overhead\|^| the same in the root memory cgroup' "$r" ||
 		{ echo "an overhead row in the android summary"; cat "$r"; return 1; }
+	grep -q '^| slab 32 B alloc+free (ns per pair, no kmem accounting) | 3 | 310 (300..320) | 255 (250..260) |' "$r" ||
+		{ echo "no slab pair row in the android summary"; cat "$r"; return 1; }
 	grep -qF '| slab-32-t1 | kmem | ns_op (ns) | 3 | 310 (300..320) | 255 (250..260) | -17.7% |' "$r" ||
 		{ echo "the measured rows were lost too"; cat "$r"; return 1; }
 }
