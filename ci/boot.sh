@@ -248,12 +248,17 @@ fi
 
 verdict=
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-	verdict="guest hung: no verdict within ${limit}s"
+	# Where it stopped: the runner's last line (a test's verdict or its
+	# diagnostics), so that a log CI does not keep still names the test.
+	last=$(grep -E '^(TAP version|ok |not ok |# )' "$log" | tail -n 1 | cut -c1-120) ||
+		last='nothing from the runner'
+	verdict="guest hung: no verdict within ${limit}s, last: $last"
 elif grep -q '^mm510-runner: PASS' "$log" && [ "$rc" -eq 0 ]; then
 	echo "boot $SC_NAME: PASS ($(grep -c '^ok ' "$log") passed)"
 	exit 0
 elif grep -q '^mm510-runner: FAIL' "$log"; then
-	verdict="tests failed: $(grep -c '^not ok ' "$log") of $(grep -cE '^(not )?ok ' "$log") (QEMU exit status $rc)"
+	verdict="tests failed: $(grep -c '^not ok ' "$log") of $(grep -cE '^(not )?ok ' "$log") (QEMU exit status $rc): $(
+		grep '^not ok ' "$log" | sed 's/^not ok [0-9]* //' | head -n 4 | paste -sd ' ')"
 elif grep -q 'Kernel panic' "$log"; then
 	verdict="kernel panic: $(grep -m1 'Kernel panic' "$log" | sed 's/^\[[^]]*\] //')"
 else

@@ -265,8 +265,24 @@ t_boot_kvm_fallback() {
 }
 
 t_guest_hangs() {
-	expect_fail "guest hung" env BOOT_LOG="$scratch/boot.log" BOOT_ARGS=mm510.selftest=hang \
-		BOOT_TIMEOUT=15 QUIET=1 "$TOP/ci/boot.sh" default
+	# The verdict names the runner's last line: CI keeps no guest log.
+	expect_fail "guest hung: no verdict within 15s, last: TAP version 13" env BOOT_LOG="$scratch/boot.log" \
+		BOOT_ARGS=mm510.selftest=hang BOOT_TIMEOUT=15 QUIET=1 "$TOP/ci/boot.sh" default
+}
+
+t_guest_test_timeout() {
+	# A test past mm510.timeout: the kernel's blocked tasks are printed
+	# (sysrq w and l), the test is killed and failed by name, and the
+	# boot ends with a verdict before the host's limit.
+	expect_fail "tests failed: 1 of 2 (QEMU exit status 0): kselftest_cgroup" \
+		env BOOT_LOG="$scratch/boot.log" TESTS=kselftest_cgroup BOOT_ARGS=mm510.timeout=1 \
+		BOOT_TIMEOUT=300 QUIET=1 "$TOP/ci/boot.sh" default
+	grep -q '^# kselftest_cgroup: timed out after 1 s, killing it' "$scratch/boot.log" &&
+		grep -q 'sysrq: Show Blocked State' "$scratch/boot.log" || {
+		echo "no timeout line or no blocked tasks in the log"
+		grep -E '^(ok|not ok|# )|sysrq' "$scratch/boot.log"
+		return 1
+	}
 }
 
 t_build_interrupted() {

@@ -136,6 +136,7 @@ guest)
 	run_case "ci: a LAVA job for a built kernel, a board job without its DTB" t_lava_render
 	run_case "boot: guest panics" t_guest_panics
 	run_case "boot: guest hangs" t_guest_hangs
+	run_case "boot: a test past its time: blocked tasks shown, killed" t_guest_test_timeout
 	run_case "boot: make boot's KVM probe kept as failed: TCG, said, no second probe" t_boot_kvm_fallback
 	run_case "boot: failing test fails the run" t_guest_test_fails
 	run_case "boot: a failing test on arm64 ends QEMU with status 1" t_guest_arm64_fails

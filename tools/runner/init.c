@@ -651,6 +651,32 @@ static int kmemleak_check(const char *when)
 	return mmt_write_file(KMEMLEAK_FILE, "clear");
 }
 
+/*
+ * A test that ran past its time: first the kernel's own account of the
+ * tasks that are stuck (sysrq w: the blocked tasks and their stacks; l:
+ * what each CPU runs), so that a hang in the kernel shows where it is,
+ * then the test's process group killed.  A task stuck in the kernel does
+ * not die of SIGKILL: the wait for it is bounded, and the boot goes on to
+ * its verdict rather than hang until the host's limit.
+ */
+#define KILL_WAIT_S	30
+
+static void timeout_report(const char *name, pid_t pid)
+{
+	int waited;
+
+	mmt_write_file("/proc/sysrq-trigger", "w");
+	mmt_write_file("/proc/sysrq-trigger", "l");
+	kill(-pid, SIGKILL);
+	for (waited = 0; waited < KILL_WAIT_S * 10; waited++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		usleep(100000);
+	}
+	say("# %s: not gone %d s after SIGKILL: stuck in the kernel (the blocked tasks above)\n",
+	    name, KILL_WAIT_S);
+}
+
 /* Returns a KSFT code, or -1 on timeout / abnormal end. */
 static int run_one(const char *name, int timeout)
 {
@@ -694,8 +720,7 @@ static int run_one(const char *name, int timeout)
 		if (now() > deadline) {
 			say("# %s: timed out after %d s, killing it\n", name,
 			    timeout);
-			kill(-pid, SIGKILL);
-			waitpid(pid, &status, 0);
+			timeout_report(name, pid);
 			return -1;
 		}
 		usleep(20000);
