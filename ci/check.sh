@@ -30,7 +30,6 @@
 # Every boot of make check emulates the CPU (ci/boot.sh, BOOT_ACCEL).
 export BOOT_ACCEL=tcg
 
-need jq jq
 lock_build
 mkdir -p "$BUILD/logs"
 logdir=$BUILD/logs
@@ -128,6 +127,9 @@ host_wait() {
 }
 
 step deps "$TOP/ci/deps.sh"
+# The verdicts' JSON file (ci/report.sh) needs jq, which the deps step
+# installs: asked for before it, a fresh Debian 12 stopped here.
+need jq jq
 # From an empty build/: the base repository and the stack worktree
 # (1.1 GB each), the gate tests' two copies (2.2 GB), the scenarios'
 # objects (0.4 GB), ccache and the tarball.  Short of that, later steps
