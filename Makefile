@@ -35,7 +35,7 @@ MAIN := ci/main.sh
 
 # make bench (ci/bench.sh): passed on only when given.
 BENCH_VARS := QUICK REPS MODES PEER IRQSOFF PROFILE PROFILE_OPS BENCHES BENCH_OPS LAT_LOOPS LAT_INTERVAL \
-	ATTRIB ATTRIB_GROUPS BENCH_OUT BENCH_BUILD_ONLY BENCH_REUSE
+	ATTRIB ATTRIB_GROUPS BENCH_OUT BENCH_BUILD_ONLY BENCH_REUSE SCALE SCALE_CPUS SCALE_OPS
 export $(BENCH_VARS)
 
 # make kabi (ci/kabi.sh): the symbols your modules use, checked by the report.
@@ -80,6 +80,9 @@ help:
 	@echo '  make bench PROFILE=1  also where the instructions go: each kernel built with'
 	@echo '                    ftrace'"'"'s function profiler, profile.csv and a per-function'
 	@echo '                    comparison in the report'
+	@echo '  make bench SCALE=1  also what makes work scale: each kernel built with lock'
+	@echo '                    statistics and booted with 1, 2, 4 and 8 vCPUs (SCALE_CPUS),'
+	@echo '                    counts per 1000 operations over N in the report and scale.png'
 	@echo '  make bench SCENARIO=arm64  the same on arm64 (the arch of SCENARIO picks the'
 	@echo '                    bench scenario: bench-arm64); writes build/bench-arm64/'
 	@echo '  make bench SCENARIO=rt  the RT base against the RT flavour (bench-rt), with'
@@ -198,6 +201,7 @@ help:
 	@echo '              PROFILE_OPS=$(PROFILE_OPS) BENCHES=$(BENCHES) BENCH_OPS=$(BENCH_OPS) ATTRIB=$(ATTRIB)'
 	@echo '              ATTRIB_GROUPS=$(ATTRIB_GROUPS) LAT_LOOPS=$(LAT_LOOPS) LAT_INTERVAL=$(LAT_INTERVAL)'
 	@echo '              BENCH_OUT=$(BENCH_OUT) BENCH_BUILD_ONLY=$(BENCH_BUILD_ONLY) BENCH_REUSE=$(BENCH_REUSE)'
+	@echo '              SCALE=$(SCALE) SCALE_CPUS=$(SCALE_CPUS) SCALE_OPS=$(SCALE_OPS)'
 	@echo '              (empty: the defaults of ci/bench.sh)'
 
 # make deps: every package of ci/packages; the deps step of the other

@@ -289,6 +289,8 @@ function delta(k, b) {
 function ratio(a, b) {
 	return b > 0 ? sprintf("%.2f", a / b) : "n/a"
 }
+# The scale variant (counts over N vCPUs) has a section of its own below.
+$3 ~ /^scale[0-9]+$/ { next }
 {
 	k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4 SUBSEP $5
 	med[k] = $8; lo[k] = $9; hi[k] = $10; cnt[k] = $7; unit[$4 SUBSEP $5] = $6
@@ -373,6 +375,121 @@ END {
 			printf "\nUpstream reached an overhead ratio of 0.58 for 32 B and 0.43 for 4 KiB objects (Waiman Long'"'"'s table in the cover letter of \"mm/memcg: Reduce kmemcache memory accounting overhead\" v6, whose patches are 20210506150007.16288-2..5-longman@redhat.com on lore).  Rows slab-root-*: the same loop in the root memory cgroup, where nothing is charged.  For v6.7, Roman Gushchin'"'"'s cover letter of \"mm: improve performance of accounted kernel memory allocations\" v5 (lore 20231019225346.1822282-1-roman.gushchin@linux.dev) gives 1M kmalloc(64) in 84548 -> 59078 us in a user cgroup, 48342 -> 31501 us in the root one, 29764 us with kmem accounting off: overhead ratios of 0.54 and 0.09.\n"
 	}
 }' "$tmp/stats" >>"$tmp/report.md"
+
+# --- scalability counts (variant scale) ----------------------------------------
+# bench/scale, booted with N vCPUs (variants scale1, scale2, ...): per
+# load, each count per 1000 operations for each kernel over N, and
+# scale.png, the counts of scale_plot over N, one line per kernel.
+scale_plot="zone_lock_acq zone_lock_con page_counter_try_charge ipi_call"
+rm -f "$out/scale.png"
+awk -v tmpd="$tmp" -v plot="$scale_plot" "$awk_lib"'
+function cell(k,   s) {
+	if (!(k in med))
+		return "n/a"
+	s = num(med[k])
+	if (cnt[k] > 1 && lo[k] != hi[k])
+		s = s " (" num(lo[k]) ".." num(hi[k]) ")"
+	return s
+}
+$3 ~ /^scale[0-9]+$/ {
+	split($4, p, "-")	# scale-<load>-n<N>
+	load = p[2]; n = substr(p[3], 2) + 0
+	k = $1 SUBSEP load SUBSEP $5 SUBSEP n
+	med[k] = $8; lo[k] = $9; hi[k] = $10; cnt[k] = $7
+	have[$1] = 1
+	if (!(load in seenl)) { seenl[load] = 1; loads[++nl] = load }
+	if (!((load, $5) in seenm)) { seenm[load, $5] = 1; mets[load, ++nm[load]] = $5 }
+	if (!(n in seenn)) { seenn[n] = 1; ns[++nn] = n }
+}
+END {
+	if (!nl)
+		exit
+	nk = kernels(have, kern)
+	sortn(ns, nn)
+	printf "\n## Scalability counts (variant scale)\n\n"
+	printf "bench/scale on the kernels built again with lock statistics and the function\n"
+	printf "profiler (`configs/scale.config`, `configs/profile.config`), booted in tcg mode\n"
+	printf "with N vCPUs (half on each NUMA node), one task per vCPU in one memory cgroup,\n"
+	printf "each doing the same number of operations: **fault** = a page fault on anonymous\n"
+	printf "memory (a page allocated, charged, freed), **pipe** = a pipe made and closed\n"
+	printf "(charged slab objects).  Each cell: count per 1000 operations of all tasks,\n"
+	printf "median (min..max) over the repetitions.  A count that stays flat as N grows is\n"
+	printf "work that scales; one that grows is shared state the tasks meet.  Contentions\n"
+	printf "are upper bounds (a vCPU is a host thread the host can deschedule while it\n"
+	printf "holds a lock); acquisitions, page_counter updates and drains depend little on\n"
+	printf "timing.  These are counts on an emulated machine, not timings of a real one.\n"
+	for (li = 1; li <= nl; li++) {
+		l = loads[li]
+		printf "\n### %s\n\n| count per 1000 ops | kernel |", l
+		for (i = 1; i <= nn; i++) printf " N=%d |", ns[i]
+		printf "\n| --- | --- |"
+		for (i = 1; i <= nn; i++) printf " --- |"
+		printf "\n"
+		for (mi = 1; mi <= nm[l]; mi++) {
+			m = mets[l, mi]
+			for (ki = 1; ki <= nk; ki++) {
+				printf "| %s | %s |", (ki == 1 ? m : ""), kern[ki]
+				for (i = 1; i <= nn; i++)
+					printf " %s |", cell(kern[ki] SUBSEP l SUBSEP m SUBSEP ns[i])
+				printf "\n"
+			}
+		}
+		# The plot data: "N median-of-each-kernel", "-" where missing.
+		np = split(plot, pm, " ")
+		for (pi = 1; pi <= np; pi++) {
+			if (!((l, pm[pi]) in seenm))
+				continue	# not counted on these kernels
+			f = tmpd "/scale-" l "-" pm[pi] ".dat"
+			for (i = 1; i <= nn; i++) {
+				line = ns[i]
+				for (ki = 1; ki <= nk; ki++) {
+					k = kern[ki] SUBSEP l SUBSEP pm[pi] SUBSEP ns[i]
+					line = line " " ((k in med) ? med[k] : "-")
+				}
+				print line > f
+			}
+			close(f)
+			print l, pm[pi] > (tmpd "/scale-panels")
+		}
+	}
+	for (ki = 1; ki <= nk; ki++) print kern[ki] > (tmpd "/scale-kernels")
+}' "$tmp/stats" >>"$tmp/report.md"
+if [ -s "$tmp/scale-panels" ]; then
+	if [ "${NO_PLOT:-}" = 1 ] || ! command -v gnuplot >/dev/null 2>&1; then
+		printf '\n(scale.png not drawn: %s)\n' \
+			"$([ "${NO_PLOT:-}" = 1 ] && echo NO_PLOT=1 || echo 'gnuplot missing: apt-get install gnuplot-nox')" \
+			>>"$tmp/report.md"
+	else
+		# One panel per load and count, four to a row.
+		mapfile -t skern <"$tmp/scale-kernels"
+		panels=$(wc -l <"$tmp/scale-panels")
+		cols=$((panels < 4 ? panels : 4))
+		prows=$(( (panels + cols - 1) / cols ))
+		{
+			echo "set terminal pngcairo size $((320 * cols)),$((300 * prows)) noenhanced"
+			echo "set output \"$out/scale.png\""
+			echo 'set datafile missing "-"'
+			echo 'set logscale x 2'
+			echo 'set xlabel "vCPUs (N)"'
+			echo 'set grid'
+			echo 'set key top left font ",8"'
+			echo "set multiplot layout $prows,$cols title \"mm510 make bench: counts per 1000 operations over N vCPUs (median)\""
+			while read -r l m; do
+				echo "set title \"$l: $m\""
+				echo 'set yrange [0:*]'
+				plot="plot"
+				for i in "${!skern[@]}"; do
+					plot="$plot \"$tmp/scale-$l-$m.dat\" using 1:$((i + 2)) with linespoints title \"${skern[$i]}\","
+				done
+				echo "${plot%,}"
+			done <"$tmp/scale-panels"
+			echo 'unset multiplot'
+		} >"$tmp/scale.gp"
+		gnuplot "$tmp/scale.gp" >"$tmp/gnuplot-scale.log" 2>&1 ||
+			{ cat "$tmp/gnuplot-scale.log" >&2; die "gnuplot failed on scale.png"; }
+		printf '\n![scalability counts](scale.png)\n' >>"$tmp/report.md"
+	fi
+fi
 
 # --- wake-up latency (variant lat) ---------------------------------------------
 # bench/lat prints each load's cyclictest figures (results.csv, variant

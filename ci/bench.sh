@@ -39,6 +39,15 @@
 # boots (compare the ranges of the main tables); its timings are the
 # profiler's, not the benchmark's.
 #
+# With SCALE=1 each kernel is built once more with lock statistics and
+# the function profiler (configs/scale.config, configs/profile.config)
+# and booted once per repetition for each vCPU count of SCALE_CPUS, in
+# tcg mode (QEMU's icount mode runs one vCPU), for bench/scale alone:
+# variants "scale1", "scale2", ..., counts per 1000 operations of N tasks
+# on N vCPUs (zone->lock and LRU lock acquisitions and contentions,
+# IPIs, page_counter updates, per-cpu list refills and drains); the
+# report gives them over N and draws scale.png.
+#
 # Modes: "tcg" (2 vCPUs on 2 NUMA nodes, host clock: the 2-thread
 # variants exist only here, the figures move with the host's load) and
 # "icount" (-icount shift=0,sleep=off, 1 vCPU, a CPU-less second node:
@@ -55,6 +64,10 @@
 #   IRQSOFF=0|1   the irqsoff variant (default 1; QUICK: 0)
 #   PROFILE=0|1   the profile variant (default 0)
 #   PROFILE_OPS=N operations per profiled run (default 50000)
+#   SCALE=0|1     the scale variant (default 0)
+#   SCALE_CPUS="1 2 4 8"  its vCPU counts (1 to 16)
+#   SCALE_OPS=N   operations per task and load of bench/scale (default
+#                 20000; QUICK: 5000)
 #   BENCHES="slab page memcg wis"  benchmarks to run (tools/bench/*.c;
 #                 on the debian-rt tree the default adds lat)
 #   LAT_LOOPS=N   cyclictest's loops per thread and load of bench/lat, one
@@ -129,25 +142,41 @@ done
 for m in $modes; do
 	case $m in tcg|icount) ;; *) die "unknown mode '$m' (tcg, icount)" ;; esac
 done
-# lat runs in a variant of its own (high-resolution timers, the guest's
-# cyclictest); the others share the kmem boot.
+# lat and scale run in variants of their own (high-resolution timers,
+# the guest's cyclictest; lock statistics and vCPU counts); the others
+# share the kmem boot.  BENCHES=scale is SCALE=1.
+scale=${SCALE:-0}
+case $scale in 0|1) ;; *) die "SCALE must be 0 or 1, not '$scale'" ;; esac
 lat=0
 rest=
 for b in $benches; do
 	if [ "$b" = lat ]; then
 		lat=1
+	elif [ "$b" = scale ]; then
+		scale=1
 	else
 		rest=${rest:+$rest }$b
 	fi
 done
 benches=$rest
+scale_cpus=${SCALE_CPUS:-1 2 4 8}
+scale_ops=${SCALE_OPS:-$([ "$quick" = 1 ] && echo 5000 || echo 20000)}
+[[ $scale_ops =~ ^[1-9][0-9]*$ ]] || die "SCALE_OPS must be a positive number, not '$scale_ops'"
+scale_variants=
+if [ "$scale" = 1 ]; then
+	for n in $scale_cpus; do
+		[[ $n =~ ^([1-9]|1[0-6])$ ]] || die "SCALE_CPUS: '$n' is not a vCPU count from 1 to 16"
+		scale_variants="$scale_variants scale$n"
+	done
+	[ -n "$scale_variants" ] || die "SCALE=1 with no vCPU count in SCALE_CPUS"
+fi
 lat_note=
 if [ "$lat" = 1 ] && [ "$SC_ARCH" != x86 ]; then
 	lat_note="lat skipped: the $SC_ARCH guests have no cyclictest (Debian's rt-tests is copied into x86 guests only)"
 	msg "$lat_note"
 	lat=0
 fi
-[ -n "$benches" ] || [ "$lat" = 1 ] || die "no benchmark left to run (BENCHES=${BENCHES:-})"
+[ -n "$benches" ] || [ "$lat" = 1 ] || [ "$scale" = 1 ] || die "no benchmark left to run (BENCHES=${BENCHES:-})"
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive number, not '$reps'"
 case $irqsoff in 0|1) ;; *) die "IRQSOFF must be 0 or 1, not '$irqsoff'" ;; esac
 profile=${PROFILE:-0}
@@ -220,7 +249,7 @@ SCENARIO=$sc DEPS_TAGS=bench "$TOP/ci/main.sh" deps fetch base apply
 # the stack's cuts (ATTRIB=1), built one after another in one tree and
 # one object folder, can be booted alternately.
 keep() {
-	local obj=$1-$SC_KEY${extra:++$extra} dst=$out/kernels/$2
+	local obj=$1-$SC_KEY${extra:++${extra//,/+}} dst=$out/kernels/$2
 	mkdir -p "$dst/${SC_IMAGE%/*}"
 	cp "$obj/$SC_IMAGE" "$dst/$SC_IMAGE"
 	cp "$obj/mm510-initramfs.cpio" "$dst/mm510-initramfs.cpio"
@@ -230,7 +259,7 @@ keep() {
 release_of() {
 	local img=$out/kernels/$1/$SC_IMAGE r v
 	# A kernel built only as a variant (BENCHES=lat) has the same release.
-	for v in irqsoff profile lat; do
+	for v in irqsoff profile lat scale; do
 		[ -f "$img" ] || img=$out/kernels/$1-$v/$SC_IMAGE
 	done
 	r=$(strings "$img" | sed -n 's/^Linux version \([0-9][^ ]*\) (.*/\1/p' | sed -n 1p)
@@ -285,14 +314,17 @@ for k in $kernels; do
 	[ "$irqsoff" = 1 ] && names="$names $k-irqsoff"
 	[ "$profile" = 1 ] && names="$names $k-profile"
 	[ "$lat" = 1 ] && names="$names $k-lat"
+	[ "$scale" = 1 ] && names="$names $k-scale"
 	for n in $names; do
 		if [ "${BENCH_REUSE:-}" = 1 ] && [ -f "$out/kernels/$n/mm510-initramfs.cpio" ]; then
 			msg "$n: reusing $out/kernels/$n (BENCH_REUSE=1)"
 			continue
 		fi
-		# A variant's fragment is its name: irqsoff, profile, lat.
+		# A variant's fragment is its name: irqsoff, profile, lat;
+		# scale counts calls with the profiler as well.
 		frag=
 		[ "$n" = "$k" ] || frag=${n#"$k"-}
+		[ "$frag" != scale ] || frag=profile,scale
 		build_kernel "$k" "$n" "$frag"
 	done
 done
@@ -331,9 +363,11 @@ runs=0
 start=$(date +%s)
 for rep in $(seq 1 "$reps"); do
 	for mode in $modes; do
-		for variant in kmem nokmem irqsoff profile lat; do
+		for variant in kmem nokmem irqsoff profile lat $scale_variants; do
 			kdir=
 			vops=$ops
+			cpus=2
+			rmode=$mode
 			case $variant in
 			kmem)	tests=$all_tests
 				args= ;;
@@ -355,17 +389,24 @@ for rep in $(seq 1 "$reps"); do
 				args=
 				[ "$mode" = icount ] && args=mm510.bench_lat_ns=1
 				kdir=-lat ;;
+			scale*)	# tcg, in the first mode of each repetition.
+				tests=
+				[ "$mode" = "${modes%% *}" ] && tests=bench/scale
+				args=mm510.bench_scale_ops=$scale_ops
+				cpus=${variant#scale}
+				rmode=tcg
+				kdir=-scale ;;
 			esac
 			[ -n "$tests" ] || continue
 			for k in $kernels; do
-				log=$out/logs/$k-$mode-$variant-$rep.log
+				log=$out/logs/$k-$rmode-$variant-$rep.log
 				icount=0
-				[ "$mode" = icount ] && icount=1
-				msg "rep $rep/$reps, $mode, $variant: $k"
+				[ "$rmode" = icount ] && icount=1
+				msg "rep $rep/$reps, $rmode, $variant: $k"
 				runs=$((runs + 1))
 				tree=$k
 				case $k in g[0-9]*) tree=stack ;; esac
-				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k$kdir TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount BOOT_DISKS=0 QUIET=1 \
+				if ! TREE=$tree BOOT_OBJ=$out/kernels/$k$kdir TESTS=$tests BOOT_LOG=$log BOOT_ICOUNT=$icount BOOT_CPUS=$cpus BOOT_DISKS=0 QUIET=1 \
 					BOOT_TIMEOUT=${BENCH_TIMEOUT:-3600} \
 					BOOT_ARGS="$args mm510.bench_ops=$vops mm510.bench_secs=$wis_secs mm510.bench_memcgs=$memcgs mm510.bench_lat_loops=$lat_loops mm510.bench_lat_interval=$lat_interval mm510.timeout=3000" \
 					"$TOP/ci/boot.sh" "$sc" >"$log.verdict" 2>&1; then
@@ -377,7 +418,7 @@ for rep in $(seq 1 "$reps"); do
 				# A profiled run's timings are the profiler's.
 				if [ "$variant" != profile ]; then
 					sed -n 's/\r$//; s/^mm510-bench: //p' "$log" |
-						awk -v k="$k" -v m="$mode" -v v="$variant" -v r="$rep" \
+						awk -v k="$k" -v m="$rmode" -v v="$variant" -v r="$rep" \
 						'NF == 4 { printf "%s,%s,%s,%s,%s,%s,%s,%s\n", k, m, v, r, $1, $2, $3, $4 }' \
 						>>"$csv.part"
 				fi

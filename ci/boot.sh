@@ -17,6 +17,7 @@
 # Environment: TREE=stack|base|peer, TESTS=a,b (a subset), BOOT_ARGS (more
 # kernel arguments), BOOT_TIMEOUT (seconds), BOOT_LOG (serial log file),
 # QUIET=1 (verdict only), BOOT_ICOUNT=1 (deterministic mode, see below),
+# BOOT_CPUS=N (vCPUs, default 2, see below),
 # BOOT_DISKS=0 (no disks),
 # BOOT_OBJ (a folder with the kernel image, e.g. arch/x86/boot/bzImage,
 # and mm510-initramfs.cpio to boot instead of the tree's build; make
@@ -128,12 +129,23 @@ msg "booting $(basename "$tree")/$SC_NAME ($release), limit ${limit}s, log $log"
 # with disks still vary: QEMU times their I/O by the host (2 of 8 at
 # 706.9 with the clock pinned).
 [[ " ${SC_MACHINE[*]} " != *" icount "* ]] || BOOT_ICOUNT=1
+# BOOT_CPUS=N (make bench's scale variant; TCG only): N vCPUs instead of
+# two, each its own socket, the first half on node 0 and the rest on
+# node 1 (one vCPU: node 1 has none, as in icount mode).
+ncpus=${BOOT_CPUS:-2}
+[[ $ncpus =~ ^([1-9]|1[0-6])$ ]] || die "BOOT_CPUS must be 1 to 16, not '$ncpus'"
 if [ "${BOOT_ICOUNT:-}" = 1 ]; then
+	[ "$ncpus" = 2 ] || [ "$ncpus" = 1 ] || die "BOOT_CPUS=$ncpus: icount mode boots one vCPU"
 	cpus=(-icount shift=0,sleep=off -rtc base=2026-01-01T00:00:00,clock=vm -smp 1
 	      -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,memdev=m1)
+elif [ "$ncpus" = 1 ]; then
+	cpus=(-smp 1 -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,memdev=m1)
 else
-	cpus=(-smp 2,sockets=2,cores=1,threads=1
-	      -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1)
+	half=$(( (ncpus + 1) / 2 ))
+	cpu_range() { if [ "$1" = "$2" ]; then echo "$1"; else echo "$1-$2"; fi; }
+	cpus=(-smp "$ncpus,sockets=$ncpus,cores=1,threads=1"
+	      -numa "node,nodeid=0,cpus=$(cpu_range 0 $((half - 1))),memdev=m0"
+	      -numa "node,nodeid=1,cpus=$(cpu_range "$half" $((ncpus - 1))),memdev=m1")
 fi
 
 # The scenario's machine features (configs/scenarios).  dimm: a 256 MiB

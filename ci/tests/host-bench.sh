@@ -27,10 +27,42 @@ t_bench_bad_options() {
 		env PROFILE=yes BUILD="$b" "$TOP/ci/bench.sh"
 	expect_fail "LAT_LOOPS must be a positive number, not 'many'" \
 		env SCENARIO=rt LAT_LOOPS=many BUILD="$b" "$TOP/ci/bench.sh"
+	expect_fail "SCALE must be 0 or 1, not 'yes'" \
+		env SCALE=yes BUILD="$b" "$TOP/ci/bench.sh"
+	expect_fail "SCALE_CPUS: '32' is not a vCPU count from 1 to 16" \
+		env BENCHES=scale SCALE_CPUS="1 32" BUILD="$b" "$TOP/ci/bench.sh"
 	# lat alone on arm64: its guests have no cyclictest, nothing is left.
 	expect_fail "lat skipped: the arm64 guests have no cyclictest" \
 		env SCENARIO=arm64 BENCHES=lat BUILD="$b" "$TOP/ci/bench.sh"
 	[ ! -e "$b/obj" ] && [ ! -e "$b/linux" ] || { echo "something was built"; return 1; }
+}
+
+# The scale variant: its counts leave the mode tables for a section of
+# their own, a table per load with a column per vCPU count (medians with
+# their range), and scale.png when gnuplot is here.
+t_bench_report_scale() {
+	local d=$scratch/bench-scale r=$scratch/bench-scale/report.md n rep
+	mkdir -p "$d"
+	{ echo 'kernel,mode,variant,rep,name,metric,value,unit'
+	  echo 'base,tcg,kmem,1,page-single,ns_page,100,ns'
+	  for n in 1 2 4; do for rep in 1 2; do
+		echo "base,tcg,scale$n,$rep,scale-fault-n$n,zone_lock_acq,$((n * 20 + rep)),per1000"
+		echo "stack,tcg,scale$n,$rep,scale-fault-n$n,zone_lock_acq,$((n * 5 + rep)),per1000"
+		echo "stack,tcg,scale$n,$rep,scale-fault-n$n,page_counter_try_charge,15.6,per1000"
+	  done; done; } >"$d/results.csv"
+	"$TOP/ci/bench-report.sh" "$d/results.csv" "$d" >/dev/null
+	grep -q '^## Scalability counts (variant scale)' "$r" &&
+		grep -qF '| count per 1000 ops | kernel | N=1 | N=2 | N=4 |' "$r" &&
+		grep -qF '| zone_lock_acq | base | 21.5 (21..22) | 41.5 (41..42) | 81.5 (81..82) |' "$r" &&
+		grep -qF '|  | stack | 6.5 (6..7) | 11.5 (11..12) | 21.5 (21..22) |' "$r" &&
+		grep -qF '| page_counter_try_charge | base | n/a | n/a | n/a |' "$r" &&
+		grep -qF '|  | stack | 15.6 | 15.6 | 15.6 |' "$r" || {
+		echo "scale section wrong"; cat "$r"; return 1; }
+	! grep -q '^| scale-fault' "$r" || { echo "scale rows in the mode tables"; cat "$r"; return 1; }
+	if command -v gnuplot >/dev/null; then
+		[ -s "$d/scale.png" ] && grep -qF '![scalability counts](scale.png)' "$r" ||
+			{ echo "no scale.png"; return 1; }
+	fi
 }
 
 # make bench's report generator on a canned results file (no timing is

@@ -262,6 +262,10 @@ t_boot_kvm_fallback() {
 	! grep -q "probing KVM" <<<"$out" || { echo "$out"; echo "probed again"; return 1; }
 	expect_fail "BOOT_ACCEL must be tcg, kvm or auto, not 'fast'" \
 		env BOOT_ACCEL=fast "$TOP/ci/boot.sh" default
+	expect_fail "BOOT_CPUS must be 1 to 16, not '32'" \
+		env BOOT_CPUS=32 "$TOP/ci/boot.sh" default
+	expect_fail "BOOT_CPUS=4: icount mode boots one vCPU" \
+		env BOOT_CPUS=4 BOOT_ICOUNT=1 "$TOP/ci/boot.sh" default
 }
 
 t_guest_hangs() {

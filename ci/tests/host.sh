@@ -60,6 +60,7 @@ pre_vanilla() {
 	run_case "bench: malformed results file" t_bench_report_malformed
 	run_case "bench: irqsoff rows and sites" t_bench_report_irqsoff
 	run_case "bench: profile tables" t_bench_report_profile
+	run_case "bench: scalability counts over N vCPUs" t_bench_report_scale
 	run_case "bench: cyclictest histograms to max, p99.9 and their claims" t_bench_report_lat
 	run_case "ci: a bad LAVA job or a half-configured lab is named" t_lava_bad_input
 	run_case "ci: GATE_POSITIONS that is not a range of patches" t_gate_positions
@@ -137,7 +138,7 @@ guest)
 	run_case "boot: guest panics" t_guest_panics
 	run_case "boot: guest hangs" t_guest_hangs
 	run_case "boot: a test past its time: blocked tasks shown, killed" t_guest_test_timeout
-	run_case "boot: make boot's KVM probe kept as failed: TCG, said, no second probe" t_boot_kvm_fallback
+	run_case "boot: make boot's KVM probe kept as failed: TCG, said, no second probe; BOOT_ACCEL, BOOT_CPUS checked" t_boot_kvm_fallback
 	run_case "boot: failing test fails the run" t_guest_test_fails
 	run_case "boot: a failing test on arm64 ends QEMU with status 1" t_guest_arm64_fails
 	run_case "boot: a test's leftover cgroup fails it, not the next" t_guest_leftover

@@ -1090,6 +1090,27 @@ struct mmt_prof_fn {
 	double ns;
 };
 
+/*
+ * tracefs mounted, the profiler there, and self time chosen (a
+ * function's time without that of what it calls): 0, or -1.
+ */
+static int prof_setup(void)
+{
+	if (access(PROFILE_DIR "function_profile_enabled", F_OK) &&
+	    mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
+		mmt_log("profile: tracefs: %s", strerror(errno));
+		return -1;
+	}
+	if (access(PROFILE_DIR "function_profile_enabled", F_OK)) {
+		mmt_log("profile: this kernel has no function profiler (configs/profile.config)");
+		return -1;
+	}
+	if (!access(PROFILE_DIR "options/graph-time", F_OK) &&
+	    mmt_write_file(PROFILE_DIR "options/graph-time", "0"))
+		return -1;
+	return 0;
+}
+
 /* 1: profiling this boot, 0: not, -1: not yet known. */
 static int prof_on = -1;
 
@@ -1100,18 +1121,7 @@ static int prof_enabled(void)
 	prof_on = 0;
 	if (mmt_cmdline_long("mm510.bench_profile", 0) != 1)
 		return 0;
-	if (access(PROFILE_DIR "function_profile_enabled", F_OK) &&
-	    mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
-		mmt_log("profile: tracefs: %s", strerror(errno));
-		return -1;
-	}
-	if (access(PROFILE_DIR "function_profile_enabled", F_OK)) {
-		mmt_log("profile: this kernel has no function profiler (configs/profile.config)");
-		return -1;
-	}
-	/* Self time: a function's time without that of what it calls. */
-	if (!access(PROFILE_DIR "options/graph-time", F_OK) &&
-	    mmt_write_file(PROFILE_DIR "options/graph-time", "0"))
+	if (prof_setup())
 		return -1;
 	prof_on = 1;
 	return 1;
@@ -1203,6 +1213,104 @@ int mmt_profile_stop(const char *row, long ops)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Writes @name into set_ftrace_filter (@flags: O_TRUNC or O_APPEND).
+ * Returns 0, 1 when the kernel refuses the name, -1 on other errors.
+ */
+static int prof_filter_add(const char *name, int flags)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(PROFILE_DIR "set_ftrace_filter", O_WRONLY | O_CLOEXEC | flags);
+	if (fd < 0) {
+		mmt_log("open set_ftrace_filter: %s", strerror(errno));
+		return -1;
+	}
+	n = write(fd, name, strlen(name));
+	close(fd);
+	return n == (ssize_t)strlen(name) ? 0 : 1;
+}
+
+/* Whether the kernel has @name as a function of its own (/proc/kallsyms). */
+static int kallsyms_has_text(const char *name)
+{
+	char line[256], sym[128], type;
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %c %127s", &type, sym) == 2 &&
+			(type == 't' || type == 'T') && !strcmp(sym, name);
+	fclose(f);
+	return found;
+}
+
+int mmt_profile_calls_start(const char *const *names, int n, int *traced)
+{
+	int i, set = 0, filter;
+
+	if (prof_setup())
+		return -1;
+	/*
+	 * With dynamic ftrace the profiler is limited to @names: an empty
+	 * filter traces every function, so they go in one by one.  Without
+	 * it (no set_ftrace_filter) every function is profiled, and a name
+	 * counts as traced where the kernel has it as a function.
+	 */
+	filter = !access(PROFILE_DIR "set_ftrace_filter", F_OK);
+	if (filter && prof_filter_add("", O_TRUNC) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		int r = filter ? prof_filter_add(names[i], O_APPEND) :
+				 !kallsyms_has_text(names[i]);
+
+		if (r < 0)
+			return -1;
+		traced[i] = !r;	/* 1: absent, or inlined in this kernel */
+		set += traced[i];
+	}
+	if (!set) {
+		mmt_log("profile: none of the %d functions can be traced", n);
+		return -1;
+	}
+	return mmt_write_file(PROFILE_DIR "function_profile_enabled", "1") ? -1 : set;
+}
+
+int mmt_profile_calls_stop(const char *const *names, int n, const int *traced,
+			   long long *calls)
+{
+	struct mmt_prof_fn *fns;
+	char path[128];
+	int cpu, got = 0, i, j;
+
+	if (mmt_write_file(PROFILE_DIR "function_profile_enabled", "0"))
+		return -1;
+	fns = calloc(PROFILE_MAX, sizeof(*fns));
+	if (!fns)
+		return -1;
+	for (cpu = 0;; cpu++) {
+		snprintf(path, sizeof(path), PROFILE_DIR "trace_stat/function%d", cpu);
+		if (access(path, F_OK))
+			break;
+		got = prof_read_cpu(path, fns, got);
+	}
+	for (i = 0; i < n; i++) {
+		calls[i] = traced[i] ? 0 : -1;
+		for (j = 0; traced[i] && j < got; j++)
+			if (!strcmp(fns[j].name, names[i]))
+				calls[i] = fns[j].calls;
+	}
+	free(fns);
+	/* Every function traced again, for whatever runs next. */
+	if (access(PROFILE_DIR "set_ftrace_filter", F_OK))
+		return 0;
+	return prof_filter_add("", O_TRUNC) ? -1 : 0;
 }
 
 int mmt_memcg_snap(struct mmt_memcg_snap *s, int caches)

@@ -369,4 +369,17 @@ void mmt_bench(const char *name, const char *metric, double value,
 int mmt_profile_start(void);
 int mmt_profile_stop(const char *row, long ops);
 
+/*
+ * Calls of a few named functions (make bench's scale variant, a kernel
+ * with the function profiler): mmt_profile_calls_start() starts the
+ * profiler, limited to @names where the kernel has dynamic ftrace
+ * (set_ftrace_filter); traced[i] is 0 for a name this kernel cannot
+ * trace (absent, or inlined).  Returns how many it traces, or -1.  mmt_profile_calls_stop() stops it and gives
+ * each name's calls summed over the CPUs (-1 where not traced), then
+ * lifts the filter.  0, or -1.
+ */
+int mmt_profile_calls_start(const char *const *names, int n, int *traced);
+int mmt_profile_calls_stop(const char *const *names, int n, const int *traced,
+			   long long *calls);
+
 #endif /* MMT_H */
