@@ -1183,25 +1183,39 @@ static int prof_read_cpu(const char *path, struct mmt_prof_fn *fns, int n)
 	return n;
 }
 
-int mmt_profile_stop(const char *row, long ops)
+/*
+ * Stops the profiler and reads what it counted on every CPU into a new
+ * array *@fns (the caller frees it): the number of functions, or -1.
+ */
+static int prof_stop_read(struct mmt_prof_fn **fns)
 {
-	struct mmt_prof_fn *fns;
 	char path[128];
-	int cpu, n = 0, i;
+	int cpu, n = 0;
 
-	if (prof_on <= 0)
-		return 0;
 	if (mmt_write_file(PROFILE_DIR "function_profile_enabled", "0"))
 		return -1;
-	fns = calloc(PROFILE_MAX, sizeof(*fns));
-	if (!fns)
+	*fns = calloc(PROFILE_MAX, sizeof(**fns));
+	if (!*fns)
 		return -1;
 	for (cpu = 0;; cpu++) {
 		snprintf(path, sizeof(path), PROFILE_DIR "trace_stat/function%d", cpu);
 		if (access(path, F_OK))
 			break;
-		n = prof_read_cpu(path, fns, n);
+		n = prof_read_cpu(path, *fns, n);
 	}
+	return n;
+}
+
+int mmt_profile_stop(const char *row, long ops)
+{
+	struct mmt_prof_fn *fns;
+	int n, i;
+
+	if (prof_on <= 0)
+		return 0;
+	n = prof_stop_read(&fns);
+	if (n < 0)
+		return -1;
 	qsort(fns, n, sizeof(*fns), prof_cmp);
 	for (i = 0; i < n && i < PROFILE_TOP; i++)
 		printf("mm510-profile: %s %ld %s %llu %.0f\n", row, ops,
@@ -1234,8 +1248,7 @@ static int prof_filter_add(const char *name, int flags)
 	return n == (ssize_t)strlen(name) ? 0 : 1;
 }
 
-/* Whether the kernel has @name as a function of its own (/proc/kallsyms). */
-static int kallsyms_has_text(const char *name)
+int mmt_kallsyms_has_text(const char *name)
 {
 	char line[256], sym[128], type;
 	int found = 0;
@@ -1268,7 +1281,7 @@ int mmt_profile_calls_start(const char *const *names, int n, int *traced)
 		return -1;
 	for (i = 0; i < n; i++) {
 		int r = filter ? prof_filter_add(names[i], O_APPEND) :
-				 !kallsyms_has_text(names[i]);
+				 !mmt_kallsyms_has_text(names[i]);
 
 		if (r < 0)
 			return -1;
@@ -1286,20 +1299,11 @@ int mmt_profile_calls_stop(const char *const *names, int n, const int *traced,
 			   long long *calls)
 {
 	struct mmt_prof_fn *fns;
-	char path[128];
-	int cpu, got = 0, i, j;
+	int got, i, j;
 
-	if (mmt_write_file(PROFILE_DIR "function_profile_enabled", "0"))
+	got = prof_stop_read(&fns);
+	if (got < 0)
 		return -1;
-	fns = calloc(PROFILE_MAX, sizeof(*fns));
-	if (!fns)
-		return -1;
-	for (cpu = 0;; cpu++) {
-		snprintf(path, sizeof(path), PROFILE_DIR "trace_stat/function%d", cpu);
-		if (access(path, F_OK))
-			break;
-		got = prof_read_cpu(path, fns, got);
-	}
 	for (i = 0; i < n; i++) {
 		calls[i] = traced[i] ? 0 : -1;
 		for (j = 0; traced[i] && j < got; j++)

@@ -345,6 +345,9 @@ int mmt_fail_nth_open(void);
 int mmt_fail_nth(int fd, unsigned int n);
 long mmt_fail_nth_left(int fd);
 
+/* 1 when the kernel has @name as a function of its own (/proc/kallsyms). */
+int mmt_kallsyms_has_text(const char *name);
+
 /* The value of "key=N" on the kernel command line (the last one), or @def. */
 long mmt_cmdline_long(const char *key, long def);
 

@@ -103,17 +103,7 @@ static void stop_workers(pid_t *pids)
 
 static int kernel_has_kasan(void)
 {
-	char line[256];
-	int found = 0;
-	FILE *f;
-
-	f = fopen("/proc/kallsyms", "re");
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, " kasan_report") != NULL;
-	fclose(f);
-	return found;
+	return mmt_kallsyms_has_text("kasan_report");
 }
 
 /* Free pages after the caches were dropped, the workers being stopped. */
