@@ -387,7 +387,10 @@ t_am_interrupted() {
 	p=$scratch/proj
 	head=$(git -C "$base" rev-parse mm510-short)
 	bad_patch "$scratch/bad.patch"
-	git -C "$b/stack" am -q "$scratch/bad.patch" >/dev/null 2>&1 && {
+	# A committer of its own: a fresh host's git has no identity, and
+	# git am would stop before it starts.
+	GIT_COMMITTER_NAME=mm510-test GIT_COMMITTER_EMAIL=test@example.invalid \
+		git -C "$b/stack" am -q "$scratch/bad.patch" >/dev/null 2>&1 && {
 		echo "the bad patch applied"; return 1; }
 	gitdir=$(git -C "$b/stack" rev-parse --absolute-git-dir)
 	[ -d "$gitdir/rebase-apply" ] || { echo "no git am in progress to test with"; return 1; }
