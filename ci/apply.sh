@@ -69,6 +69,12 @@ for p in "${patches[@]}"; do
 	[ -f "$TOP/patches/$p" ] || die "series names patches/$p, which does not exist"
 done
 
+# The stack's identity commits (git am) and aborts an interrupted git am,
+# which also needs a committer: a fresh host's git has none.
+name=${IDENTITY% <*}
+email=${IDENTITY##*<}; email=${email%>}
+export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
+
 stamp_file=$BUILD/$(basename "$tree").applied
 stamp=$(series_stamp "$base" "$branch" "${patches[@]}")
 
@@ -100,10 +106,6 @@ fi
 rm -f "$stamp_file"
 # Only files that differ move, so an unchanged series rebuilds little.
 git -C "$tree" checkout -q --detach "$base"
-
-name=${IDENTITY% <*}
-email=${IDENTITY##*<}; email=${email%>}
-export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 
 # One `git am` for the whole series: git refreshes the index of the
 # 70000-file tree once per call, so one call per patch took 26.6 s for

@@ -394,7 +394,9 @@ t_am_interrupted() {
 		echo "the bad patch applied"; return 1; }
 	gitdir=$(git -C "$b/stack" rev-parse --absolute-git-dir)
 	[ -d "$gitdir/rebase-apply" ] || { echo "no git am in progress to test with"; return 1; }
-	out=$(env -u MM510_LOCKED BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510-short \
+	# No committer of the caller's (an empty name, which git refuses):
+	# apply.sh's own identity must abort the git am, as on a fresh host.
+	out=$(env -u MM510_LOCKED GIT_COMMITTER_NAME= BUILD="$b" BASE_REPO="$base" STACK_BRANCH=mm510-short \
 		"$p/ci/apply.sh" 2>&1) || { echo "$out"; echo "apply failed"; return 1; }
 	echo "$out"
 	grep -qF "interrupted during 'git am'; aborting it" <<<"$out" || {
