@@ -36,21 +36,26 @@ record() {
 }
 
 # results_files DIR: the verdicts as DIR/check-results.json (counts, the
-# commit checked, the date, the run's wall seconds so far and the CPUs,
+# commit checked, the date, the run's wall seconds so far, the CPUs,
+# their model and the memory (MiB),
 # each check's name, status, reason and log) and
 # DIR/check-junit.xml (a test case per check, named by the part of its
 # name after the first ": ", its class the part before; a failure or a
 # skip with its reason, a warning in the case's output).
 results_files() {
-	local dir=$1 commit
+	local dir=$1 commit model mem
 	commit=$(git -C "$TOP" rev-parse -q --verify HEAD 2>/dev/null || echo unknown)
+	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p)
+	mem=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
 	mkdir -p "$dir"
 	printf '%s\n' "${results[@]}" |
 		jq -R -s --arg commit "$commit" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-			--argjson seconds "$((EPOCHSECONDS - steps_t0))" --argjson cpus "$(nproc)" '
+			--argjson seconds "$((EPOCHSECONDS - steps_t0))" --argjson cpus "$(nproc)" \
+			--arg model "${model:-unknown}" --argjson mem_mib "${mem:-0}" '
 			split("\n") | map(select(length > 0) | split("\t") |
 				{name: .[0], status: .[1], reason: .[2], log: .[3]}) as $c |
 			{commit: $commit, date: $date, seconds: $seconds, cpus: $cpus,
+			 cpu_model: $model, mem_mib: $mem_mib,
 			 passed: ($c | map(select(.status == "pass" or .status == "warn")) | length),
 			 failed: ($c | map(select(.status == "fail")) | length),
 			 skipped: ($c | map(select(.status == "skip")) | length),

@@ -69,6 +69,10 @@ t_check_report() {
 		echo "check-junit.xml does not hold the verdicts:"; cat "$scratch/results/check-junit.xml"; return 1; }
 	[ "$(jq -c '[.passed, .failed, .skipped, (.checks | length), .checks[1].status]' "$scratch/results/check-results.json")" = '[1,4,1,6,"fail"]' ] || {
 		echo "check-results.json does not hold the verdicts:"; cat "$scratch/results/check-results.json"; return 1; }
+	# ... and the machine it ran on.
+	[ "$(jq -c '[.cpus, .cpu_model, .mem_mib > 0]' "$scratch/results/check-results.json")" = \
+	  "$(jq -cn --argjson c "$(nproc)" --arg m "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p)" '[$c, $m, true]')" ] || {
+		echo "check-results.json does not name the machine:"; jq -c '[.cpus, .cpu_model, .mem_mib]' "$scratch/results/check-results.json"; return 1; }
 }
 
 # make check's step table: a row per timed step with its kind and wall
