@@ -418,22 +418,27 @@ END {
 	printf "are upper bounds (a vCPU is a host thread the host can deschedule while it\n"
 	printf "holds a lock); acquisitions, page_counter updates and drains depend little on\n"
 	printf "timing.  These are counts on an emulated machine, not timings of a real one.\n"
+	# One table, every cell filled (load, count and kernel on each
+	# row), so that a document can quote a row by what it holds.
+	printf "\n| load | count per 1000 ops | kernel |"
+	for (i = 1; i <= nn; i++) printf " N=%d |", ns[i]
+	printf "\n| --- | --- | --- |"
+	for (i = 1; i <= nn; i++) printf " --- |"
+	printf "\n"
 	for (li = 1; li <= nl; li++) {
 		l = loads[li]
-		printf "\n### %s\n\n| count per 1000 ops | kernel |", l
-		for (i = 1; i <= nn; i++) printf " N=%d |", ns[i]
-		printf "\n| --- | --- |"
-		for (i = 1; i <= nn; i++) printf " --- |"
-		printf "\n"
 		for (mi = 1; mi <= nm[l]; mi++) {
 			m = mets[l, mi]
 			for (ki = 1; ki <= nk; ki++) {
-				printf "| %s | %s |", (ki == 1 ? m : ""), kern[ki]
+				printf "| %s | %s | %s |", l, m, kern[ki]
 				for (i = 1; i <= nn; i++)
 					printf " %s |", cell(kern[ki] SUBSEP l SUBSEP m SUBSEP ns[i])
 				printf "\n"
 			}
 		}
+	}
+	for (li = 1; li <= nl; li++) {
+		l = loads[li]
 		# The plot data: "N median-of-each-kernel", "-" where missing.
 		np = split(plot, pm, " ")
 		for (pi = 1; pi <= np; pi++) {

@@ -52,11 +52,11 @@ t_bench_report_scale() {
 	  done; done; } >"$d/results.csv"
 	"$TOP/ci/bench-report.sh" "$d/results.csv" "$d" >/dev/null
 	grep -q '^## Scalability counts (variant scale)' "$r" &&
-		grep -qF '| count per 1000 ops | kernel | N=1 | N=2 | N=4 |' "$r" &&
-		grep -qF '| zone_lock_acq | base | 21.5 (21..22) | 41.5 (41..42) | 81.5 (81..82) |' "$r" &&
-		grep -qF '|  | stack | 6.5 (6..7) | 11.5 (11..12) | 21.5 (21..22) |' "$r" &&
-		grep -qF '| page_counter_try_charge | base | n/a | n/a | n/a |' "$r" &&
-		grep -qF '|  | stack | 15.6 | 15.6 | 15.6 |' "$r" || {
+		grep -qF '| load | count per 1000 ops | kernel | N=1 | N=2 | N=4 |' "$r" &&
+		grep -qF '| fault | zone_lock_acq | base | 21.5 (21..22) | 41.5 (41..42) | 81.5 (81..82) |' "$r" &&
+		grep -qF '| fault | zone_lock_acq | stack | 6.5 (6..7) | 11.5 (11..12) | 21.5 (21..22) |' "$r" &&
+		grep -qF '| fault | page_counter_try_charge | base | n/a | n/a | n/a |' "$r" &&
+		grep -qF '| fault | page_counter_try_charge | stack | 15.6 | 15.6 | 15.6 |' "$r" || {
 		echo "scale section wrong"; cat "$r"; return 1; }
 	! grep -q '^| scale-fault' "$r" || { echo "scale rows in the mode tables"; cat "$r"; return 1; }
 	if command -v gnuplot >/dev/null; then
