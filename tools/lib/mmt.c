@@ -22,6 +22,10 @@
 
 #include "mmt.h"
 
+/* The last line the test's own process logged, and that process. */
+static char mmt_last_line[1024];
+static pid_t mmt_main_pid;
+
 void mmt_log(const char *fmt, ...)
 {
 	char line[1024];
@@ -35,6 +39,36 @@ void mmt_log(const char *fmt, ...)
 	/* One TAP diagnostic line per call, whatever the caller passed. */
 	printf("# %s%s", line, n && line[n - 1] == '\n' ? "" : "\n");
 	fflush(stdout);
+	if (n && line[n - 1] == '\n')
+		line[--n] = '\0';
+	memcpy(mmt_last_line, line, n + 1);
+}
+
+__attribute__((constructor)) static void mmt_last_line_owner(void)
+{
+	mmt_main_pid = getpid();
+}
+
+/*
+ * At the test's exit, its last line goes to MMT_LAST_LOG, where the
+ * runner reads a skip's reason.  Only a test the runner (PID 1) started
+ * writes it, from its own process (a child that calls exit() does not;
+ * nor does a program run on the host by the host tests), and not under
+ * fault injection, where the write could meet an injected failure.
+ */
+__attribute__((destructor)) static void mmt_last_line_keep(void)
+{
+	int fd;
+
+	if (getpid() != mmt_main_pid || getppid() != 1 ||
+	    !mmt_last_line[0] || getenv(MMT_FAULT_ENV))
+		return;
+	fd = open(MMT_LAST_LOG, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, mmt_last_line, strlen(mmt_last_line)) < 0)
+		mmt_last_line[0] = '\0';	/* the runner gives no reason */
+	close(fd);
 }
 
 void mmt_fail_at(const char *file, int line, const char *fmt, ...)

@@ -23,8 +23,14 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* Diagnostics: one line, prefixed for TAP. */
+/*
+ * Diagnostics: one line, prefixed for TAP.  The last line a test's own
+ * process logged is written to MMT_LAST_LOG when it exits: the runner
+ * gives it as the reason of a skip (a test logs why it skips, last).
+ */
 void mmt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define MMT_LAST_LOG	"/tmp/mm510-last-log"
+
 
 /*
  * Assertion helper for the common shape "check, say why on failure".

@@ -678,6 +678,37 @@ static void timeout_report(const char *name, pid_t pid)
 }
 
 /* Returns a KSFT code, or -1 on timeout / abnormal end. */
+/*
+ * " # SKIP <reason>" for a skipped test's TAP line, the reason the last
+ * line the test logged (mmt_log(): MMT_LAST_LOG), without a "SKIP"
+ * of its own; " # SKIP" alone when it logged none.
+ */
+static const char *skip_reason(char *buf, size_t size)
+{
+	static const char tag[] = " # SKIP ";
+	char line[200];
+	const char *p = line;
+	ssize_t n = -1;
+	int fd = open(MMT_LAST_LOG, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, line, sizeof(line) - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		return " # SKIP";
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	if (!strncmp(p, "SKIP", 4)) {
+		p += 4;
+		p += strspn(p, ": ");
+	}
+	if (!*p)
+		return " # SKIP";
+	snprintf(buf, size, "%s%s", tag, p);
+	return buf;
+}
+
 static int run_one(const char *name, int timeout)
 {
 	char path[256];
@@ -690,6 +721,7 @@ static int run_one(const char *name, int timeout)
 		say("# %s: no such test\n", path);
 		return -1;
 	}
+	unlink(MMT_LAST_LOG);	/* an earlier test's last line */
 	pid = fork();
 	if (pid < 0) {
 		say("# fork: %s\n", strerror(errno));
@@ -841,6 +873,7 @@ int main(void)
 			   remove_cgroups_below(CG_ROOT, names[i]);
 		int bad;
 		const char *what = "";
+		char why[256];
 
 		if (kmemleak_leaks >= 0 && kmemleak_check(names[i]))
 			ret = -1;
@@ -866,7 +899,7 @@ int main(void)
 			passed++;
 		} else if (ret == 4 && !bad) {
 			skipped++;
-			what = " # SKIP";
+			what = skip_reason(why, sizeof(why));
 		} else {
 			failed++;
 		}
