@@ -57,6 +57,7 @@
 #include <linux/numa.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 #include <linux/workqueue.h>
 
 struct kcg_obj {
@@ -160,6 +161,19 @@ static noinline void *kcg_kmalloc(gfp_t gfp)
 }
 
 #ifndef CONFIG_SLOB
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 17, 0)
+/*
+ * Since 5.17 a slab page's cache is in struct slab, which is mm/'s own.
+ * Such a kernel here is make bench's 6.1 peer, which has no android
+ * form: its kmalloc_caches[] holds every kmalloc cache.
+ */
+static struct kmem_cache *kcg_cache(gfp_t gfp)
+{
+	if (!size || size > KMALLOC_MAX_CACHE_SIZE)
+		return NULL;
+	return kmalloc_caches[kmalloc_type(gfp)][__kmalloc_index(size, false)];
+}
+#else
 struct kcg_probe_work {
 	struct work_struct work;
 	gfp_t gfp;
@@ -199,6 +213,7 @@ static struct kmem_cache *kcg_cache(gfp_t gfp)
 	destroy_work_on_stack(&pw.work);
 	return pw.cache;
 }
+#endif
 
 /*
  * Up to KCG_BATCH objects of @s, the kmalloc cache that kmalloc(size)
