@@ -58,16 +58,17 @@ __attribute__((constructor)) static void mmt_last_line_owner(void)
  */
 __attribute__((destructor)) static void mmt_last_line_keep(void)
 {
+	size_t len = strlen(mmt_last_line);
 	int fd;
 
-	if (getpid() != mmt_main_pid || getppid() != 1 ||
-	    !mmt_last_line[0] || getenv(MMT_FAULT_ENV))
+	if (getpid() != mmt_main_pid || getppid() != 1 || !len ||
+	    getenv(MMT_FAULT_ENV))
 		return;
 	fd = open(MMT_LAST_LOG, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
-	if (write(fd, mmt_last_line, strlen(mmt_last_line)) < 0)
-		mmt_last_line[0] = '\0';	/* the runner gives no reason */
+	if (write(fd, mmt_last_line, len) != (ssize_t)len)
+		unlink(MMT_LAST_LOG);	/* no reason rather than a torn one */
 	close(fd);
 }
 

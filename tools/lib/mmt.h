@@ -31,7 +31,6 @@
 void mmt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define MMT_LAST_LOG	"/tmp/mm510-last-log"
 
-
 /*
  * Assertion helper for the common shape "check, say why on failure".
  * Evaluates to the condition so a test can `goto cleanup` on false.

@@ -677,7 +677,6 @@ static void timeout_report(const char *name, pid_t pid)
 	    name, KILL_WAIT_S);
 }
 
-/* Returns a KSFT code, or -1 on timeout / abnormal end. */
 /*
  * " # SKIP <reason>" for a skipped test's TAP line, the reason the last
  * line the test logged (mmt_log(): MMT_LAST_LOG), without a "SKIP"
@@ -709,6 +708,7 @@ static const char *skip_reason(char *buf, size_t size)
 	return buf;
 }
 
+/* Returns a KSFT code, or -1 on timeout / abnormal end. */
 static int run_one(const char *name, int timeout)
 {
 	char path[256];
