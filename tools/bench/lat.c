@@ -345,11 +345,9 @@ static int hist_read(const char *path, long unit_ns, struct lat_hist *h)
 
 	memset(h, 0, sizeof(*h));
 	h->unit_ns = unit_ns;
-	f = fopen(path, "re");
-	if (!f) {
-		mmt_log("open %s: %s", path, strerror(errno));
+	f = mmt_fopen(path);
+	if (!f)
 		return -1;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		if (line[strspn(line, " \t\n")] == '\0')
 			continue;

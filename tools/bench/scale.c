@@ -94,11 +94,9 @@ static int lock_stat_read(const char *which, long long *acq, long long *con)
 
 	*acq = 0;
 	*con = 0;
-	f = fopen(LOCK_STAT, "re");
-	if (!f) {
-		mmt_log("open %s: %s", LOCK_STAT, strerror(errno));
+	f = mmt_fopen(LOCK_STAT);
+	if (!f)
 		return -1;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		size_t len;
 

@@ -72,6 +72,15 @@ __attribute__((destructor)) static void mmt_last_line_keep(void)
 	close(fd);
 }
 
+FILE *mmt_fopen(const char *path)
+{
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		mmt_log("open %s: %s", path, strerror(errno));
+	return f;
+}
+
 void mmt_fail_at(const char *file, int line, const char *fmt, ...)
 {
 	char msg[896];
@@ -189,11 +198,9 @@ long long mmt_key_value(const char *path, const char *key)
 	char line[512];
 	FILE *f;
 
-	f = fopen(path, "re");
-	if (!f) {
-		mmt_log("open %s: %s", path, strerror(errno));
+	f = mmt_fopen(path);
+	if (!f)
 		return -1;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line;
 
@@ -235,11 +242,9 @@ long long mmt_node_meminfo(int nid, const char *key)
 	if (nid == 0 && access("/sys/devices/system/node", F_OK))
 		return mmt_meminfo(key);
 	snprintf(prefix, sizeof(prefix), "Node %d ", nid);
-	f = fopen(path, "re");
-	if (!f) {
-		mmt_log("open %s: %s", path, strerror(errno));
+	f = mmt_fopen(path);
+	if (!f)
 		return -1;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line + strlen(prefix);
 
@@ -753,11 +758,9 @@ long long mmt_cg_numa_stat(const char *path, const char *key, int nid)
 	/* Lines read "slab_unreclaimable N0=1234 N1=5678". */
 	snprintf(file, sizeof(file), "%s/memory.numa_stat", path);
 	snprintf(node, sizeof(node), " N%d=", nid);
-	f = fopen(file, "re");
-	if (!f) {
-		mmt_log("open %s: %s", file, strerror(errno));
+	f = mmt_fopen(file);
+	if (!f)
 		return -1;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		char *p;
 

@@ -31,6 +31,9 @@
 void mmt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define MMT_LAST_LOG	"/tmp/mm510-last-log"
 
+/* fopen(@path, "re"), saying on failure which file could not be opened. */
+FILE *mmt_fopen(const char *path);
+
 /*
  * Assertion helper for the common shape "check, say why on failure".
  * Evaluates to the condition so a test can `goto cleanup` on false.
