@@ -14,6 +14,10 @@
 #               | round"; no spaces in it: the filter ends at the first);
 #   re:REGEX    for a text file: the first capture group of the first
 #               line that matches the Perl REGEX (no spaces: \s);
+#   ml:REGEX    the same over the whole file at once, for a value that
+#               only a line before it tells apart (a table under its
+#               heading): ^ and $ match at each line, . also a newline,
+#               so ".*?" skips to the first match after an anchor;
 # and an optional third word, "min", turns the seconds it finds into
 # whole minutes (rounded).  FILE is relative to the project.
 #
@@ -48,7 +52,9 @@ value() {
 			{ echo "$file has no $key" >&2; return 1; } ;;
 	re:*)	v=$(RE=${key#re:} perl -ne 'if (/$ENV{RE}/) { print "$1\n"; exit }' "$file")
 		[ -n "$v" ] || { echo "no line of $file matches ${key#re:}" >&2; return 1; } ;;
-	*)	echo "unknown key '$key' (a jq filter .x, or re:REGEX)" >&2; return 1 ;;
+	ml:*)	v=$(RE=${key#ml:} perl -0777 -ne 'if (/$ENV{RE}/ms) { print "$1\n" }' "$file")
+		[ -n "$v" ] || { echo "$file does not match ${key#ml:}" >&2; return 1; } ;;
+	*)	echo "unknown key '$key' (a jq filter .x, re:REGEX or ml:REGEX)" >&2; return 1 ;;
 	esac
 	case $unit in
 	'')	;;

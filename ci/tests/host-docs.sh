@@ -216,4 +216,12 @@ t_figures() {
 	"$p/ci/figures.sh" update >/dev/null
 	"$p/ci/figures.sh" check || return 1
 	cmp -s "$p/README.md" "$TOP/README.md" || { echo "make figures did not put README.md back"; return 1; }
+	# ml: finds a row under its heading; re: the first row of that name.
+	mkdir -p "$p/results/t"
+	printf '### tcg\n\n| x | 1 (0..2) |\n\n### icount\n\n| x | 7 |\n' >"$p/results/t/r.md"
+	printf '%s\n' 'x <!--fig results/t/r.md ml:^###\sicount$.*?^\|\sx\s\|\s(\S+)\s\|-->7<!--/fig-->' \
+		'x <!--fig results/t/r.md re:^\|\sx\s\|\s(\S+)-->1<!--/fig-->' >"$p/Documentation/t.md"
+	(cd "$p" && ci/figures.sh check Documentation/t.md) || return 1
+	sed -i 's/###\\sicount/###\\sirqsoff/' "$p/Documentation/t.md"
+	expect_fail "does not match" "$p/ci/figures.sh" check "$p/Documentation/t.md"
 }
