@@ -25,6 +25,11 @@
  *      with __GFP_ACCOUNT (0137's single page path, a page charged at a
  *      time) and without (the per-cpu list path); a fill that stops
  *      short frees what it got.
+ *   4. fail_page_alloc alone, failslab off, on this task's bulk page
+ *      fill (per-cpu list path): it must fail the fill, so the page
+ *      allocator's own hook reaches should_fail() (1101 keeps it only
+ *      with CONFIG_FAIL_PAGE_ALLOC).  The fail-nth cases cannot tell:
+ *      their operations make slab allocations too, whose points remain.
  * Cases 2 and 3 run each in a child inside the cgroup CG, so that
  * their charges land there.  Then:
  * - after each case's child, CG's memory.current, with the caches
@@ -46,7 +51,11 @@
  * mem_cgroup_alloc()'s failure path taken out (so 0402/0403's objects
  * of a failed mkdir never go back to their caches): it failed with
  * mem_cgroup 1 -> 8 and mem_cgroup_per_node 2 -> 6 objects, while free
- * memory stayed within FREE_SLACK (58 pages).
+ * memory stayed within FREE_SLACK (58 pages).  Case 4 checked once on
+ * the default kernel with configs/fault.config and 1101, its
+ * should_fail_alloc_page() made to return false at once: it failed (no
+ * failure injected, the fill succeeded) while cases 1 to 3 passed, the
+ * per-cpu list case finding 8 allocation points instead of 12.
  *
  * Skips without kmem accounting or without fault injection.
  */
@@ -223,6 +232,33 @@ static int charged_case(const struct charged_case *c)
 }
 
 /*
+ * Case 4: fail_page_alloc alone (failslab's probability 0) fails the
+ * per-cpu list fill of the bulk page allocator in this task: the page
+ * allocator's own hook, should_fail_alloc_page(), reached should_fail().
+ * fail-nth cannot tell: its points are slab allocations too.
+ */
+static int page_hook_case(void)
+{
+	long injected;
+	int err;
+
+	if (mmt_module_param(BULK, "hold_account", 0) ||
+	    mmt_fault_setup(100, 1) ||
+	    mmt_write_file("/sys/kernel/debug/failslab/probability", "0") ||
+	    mmt_fault_self(1))
+		return -1;
+	err = mmt_module_param(BULK, "hold", atol(HOLD_PAGES));
+	mmt_fault_self(0);
+	injected = mmt_fault_injected();
+	mmt_fault_setup(0, 1);
+	mmt_module_param(BULK, "hold", 0);
+	mmt_log("fail_page_alloc alone: %ld failure(s) injected, the fill %s",
+		injected, err ? "failed" : "succeeded");
+	return mmt_check(injected > 0 && err,
+			 "fail_page_alloc failed no page of the fill: no hook reached") ? 0 : -1;
+}
+
+/*
  * CG's memory.current with the charge stocks drained into it, after the
  * dentries and inodes the child's lookups left in the caches (charged to
  * CG like any accounted object) are dropped; for up to 2 s, until it is
@@ -338,6 +374,8 @@ int main(void)
 			goto cleanup;
 	}
 	if (!mmt_free_pages_back(free0, FREE_SLACK))
+		goto cleanup;
+	if (page_hook_case())
 		goto cleanup;
 
 	if (mmt_cg_destroy(CG))
