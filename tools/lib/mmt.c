@@ -986,7 +986,7 @@ long mmt_slab_slack(const struct mmt_slab *s, int ncpus)
 
 static const char * const fault_caps[] = { "failslab", "fail_page_alloc" };
 
-static int fault_knob(const char *cap, const char *knob, const char *val)
+int mmt_fault_knob(const char *cap, const char *knob, const char *val)
 {
 	char path[128];
 
@@ -1007,18 +1007,18 @@ int mmt_fault_setup(int probability, int interval)
 		const char *cap = fault_caps[i];
 
 		/* Probability first to 0: no failure while the rest changes. */
-		ret |= fault_knob(cap, "probability", "0");
-		ret |= fault_knob(cap, "verbose", "0");
-		ret |= fault_knob(cap, "task-filter", "Y");
-		ret |= fault_knob(cap, "ignore-gfp-wait", "N");
-		ret |= fault_knob(cap, "interval", ival);
-		ret |= fault_knob(cap, "space", "0");
-		ret |= fault_knob(cap, "times", times);
+		ret |= mmt_fault_knob(cap, "probability", "0");
+		ret |= mmt_fault_knob(cap, "verbose", "0");
+		ret |= mmt_fault_knob(cap, "task-filter", "Y");
+		ret |= mmt_fault_knob(cap, "ignore-gfp-wait", "N");
+		ret |= mmt_fault_knob(cap, "interval", ival);
+		ret |= mmt_fault_knob(cap, "space", "0");
+		ret |= mmt_fault_knob(cap, "times", times);
 		if (!strcmp(cap, "fail_page_alloc")) {
-			ret |= fault_knob(cap, "min-order", "0");
-			ret |= fault_knob(cap, "ignore-gfp-highmem", "Y");
+			ret |= mmt_fault_knob(cap, "min-order", "0");
+			ret |= mmt_fault_knob(cap, "ignore-gfp-highmem", "Y");
 		}
-		ret |= fault_knob(cap, "probability", prob);
+		ret |= mmt_fault_knob(cap, "probability", prob);
 		if (ret) {
 			mmt_log("no fault injection here (%s)", cap);
 			return -1;

@@ -330,7 +330,9 @@ int mmt_disk_root(const char *name);
  * kernel without it.  mmt_fault_injected(): the failures injected by
  * probability since the last setup, or -1.  mmt_fault_self(): make the
  * calling process (and the children it forks from then on) such a task,
- * or no longer one.
+ * or no longer one.  mmt_fault_knob(cap, knob, val) writes one knob of a
+ * capability ("failslab", "fail_page_alloc"), e.g. to leave one of them
+ * out after a setup; 0 or -1 (logged).
  *
  * A test under the runner's fault injection (mm510.fault=, the "fault"
  * scenario) is such a task from main() on: the runner passes
@@ -347,6 +349,7 @@ int mmt_disk_root(const char *name);
  */
 #define MMT_FAULT_ENV	"MM510_FAULT"
 int mmt_fault_setup(int probability, int interval);
+int mmt_fault_knob(const char *cap, const char *knob, const char *val);
 long mmt_fault_injected(void);
 int mmt_fault_self(int on);
 int mmt_fail_nth_open(void);

@@ -231,12 +231,7 @@ static int charged_case(const struct charged_case *c)
 	return KSFT_PASS;
 }
 
-/*
- * Case 4: fail_page_alloc alone (failslab's probability 0) fails the
- * per-cpu list fill of the bulk page allocator in this task: the page
- * allocator's own hook, should_fail_alloc_page(), reached should_fail().
- * fail-nth cannot tell: its points are slab allocations too.
- */
+/* Case 4: fail_page_alloc alone, on this task's per-cpu list fill. */
 static int page_hook_case(void)
 {
 	long injected;
@@ -244,7 +239,7 @@ static int page_hook_case(void)
 
 	if (mmt_module_param(BULK, "hold_account", 0) ||
 	    mmt_fault_setup(100, 1) ||
-	    mmt_write_file("/sys/kernel/debug/failslab/probability", "0") ||
+	    mmt_fault_knob("failslab", "probability", "0") ||
 	    mmt_fault_self(1))
 		return -1;
 	err = mmt_module_param(BULK, "hold", atol(HOLD_PAGES));
