@@ -342,10 +342,10 @@ int mmt_disk_root(const char *name);
  * allocates, so the test keeps it open); mmt_fail_nth(fd, n) makes the
  * calling thread's n-th fault-injection point from now fail, whatever
  * the task filter and probability say (the points are the allocations
- * mmt_fault_setup() lets through to the capabilities); mmt_fail_nth_left(fd) reads it
- * back and disarms it: 0 when the failure was injected, otherwise the
- * points that were still to come (the operation made fewer than n
- * allocations), or -1 on error.
+ * mmt_fault_setup() lets through to the capabilities);
+ * mmt_fail_nth_left(fd) reads it back and disarms it: 0 when the failure
+ * was injected, otherwise the points that were still to come (the
+ * operation made fewer than n allocations), or -1 on error.
  */
 #define MMT_FAULT_ENV	"MM510_FAULT"
 int mmt_fault_setup(int probability, int interval);
@@ -388,9 +388,9 @@ int mmt_profile_stop(const char *row, long ops);
  * with the function profiler): mmt_profile_calls_start() starts the
  * profiler, limited to @names where the kernel has dynamic ftrace
  * (set_ftrace_filter); traced[i] is 0 for a name this kernel cannot
- * trace (absent, or inlined).  Returns how many it traces, or -1.  mmt_profile_calls_stop() stops it and gives
- * each name's calls summed over the CPUs (-1 where not traced), then
- * lifts the filter.  0, or -1.
+ * trace (absent, or inlined).  Returns how many it traces, or -1.
+ * mmt_profile_calls_stop() stops it and gives each name's calls summed
+ * over the CPUs (-1 where not traced), then lifts the filter.  0, or -1.
  */
 int mmt_profile_calls_start(const char *const *names, int n, int *traced);
 int mmt_profile_calls_stop(const char *const *names, int n, const int *traced,
