@@ -74,12 +74,21 @@ function spread(a, n, fmt,   med, lo, hi) {
 	}
 	return lo == hi ? med : med " (" lo ".." hi ")"
 }
-function kernels(have, kern,   all, nall, i, nk) {
-	nall = split("base g0 g1 g2 g3 g4 g5 g6 g7 g8 stack peer", all, " ")
-	nk = 0
-	for (i = 1; i <= nall; i++)
-		if (all[i] in have)
-			kern[++nk] = all[i]
+function kernels(have, kern,   k, g, ng, i, nk) {
+	nk = ng = 0
+	if ("base" in have)
+		kern[++nk] = "base"
+	# The cuts by group number, however many groups the series has.
+	for (k in have)
+		if (k ~ /^g[0-9]+$/)
+			g[++ng] = substr(k, 2) + 0
+	sortn(g, ng)
+	for (i = 1; i <= ng; i++)
+		kern[++nk] = "g" g[i]
+	if ("stack" in have)
+		kern[++nk] = "stack"
+	if ("peer" in have)
+		kern[++nk] = "peer"
 	return nk
 }
 '

@@ -164,6 +164,24 @@ t_bench_report_profile() {
 # repetition, then given as median (min..max); the overhead ratio is the
 # median of the per-repetition ratios, not the ratio of the medians
 # (150/206 = 0.728 here), and a row no kernel has is left out.
+t_bench_report_cuts() {
+	# ATTRIB=1's cuts are named after their groups, g1 up to the last but
+	# one of the series (11 groups now): each gets its columns, by group
+	# number, between base and the stack.  The report once had a fixed
+	# list up to g8 and dropped g9 from the RT run's tables.
+	local d=$scratch/bench-cuts k
+	mkdir -p "$d"
+	{
+		echo "kernel,mode,variant,rep,name,metric,value,unit"
+		for k in stack g10 base g9 g2; do
+			echo "$k,icount,kmem,1,memcg,percpu_B,3000,B"
+		done
+	} >"$d/results.csv"
+	NO_PLOT=1 "$TOP/ci/bench-report.sh" "$d/results.csv" "$d" >/dev/null || return 1
+	grep -qF '| benchmark | variant | metric | n | base | g2 | Δ | g9 | Δ | g10 | Δ | stack | Δ |' "$d/report.md" ||
+		{ echo "the cuts' columns are missing or out of order"; cat "$d/report.md"; return 1; }
+}
+
 t_bench_report_summary() {
 	local out=$scratch/bench-sum r=$scratch/bench-sum/report.md
 	NO_PLOT=1 "$TOP/ci/bench-report.sh" "$TOP/ci/tests/data/bench-results.csv" "$out" >/dev/null

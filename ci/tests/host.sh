@@ -56,6 +56,7 @@ pre_vanilla() {
 	run_case "kcsan, kmemleak: a report only the stack has, unless series explains it" t_against_base
 	run_case "bench: report from canned results" t_bench_report
 	run_case "bench: summary, per-repetition ratios" t_bench_report_summary
+	run_case "bench: every ATTRIB cut in the report, by group number" t_bench_report_cuts
 	run_case "bench: the android tree's kernels named, no overhead rows under GKI's nokmem" t_bench_report_android
 	run_case "bench: malformed results file" t_bench_report_malformed
 	run_case "bench: irqsoff rows and sites" t_bench_report_irqsoff
