@@ -160,13 +160,9 @@ t_bench_report_profile() {
 		{ echo "no page-single table"; cat "$r"; return 1; }
 }
 
-# The summary: each figure and its ratio to base are computed within a
-# repetition, then given as median (min..max); the overhead ratio is the
-# median of the per-repetition ratios, not the ratio of the medians
-# (150/206 = 0.728 here), and a row no kernel has is left out.
 t_bench_report_cuts() {
 	# ATTRIB=1's cuts are named after their groups, g1 up to the last but
-	# one of the series (11 groups now): each gets its columns, by group
+	# one of the series: each gets its columns, by group
 	# number, between base and the stack.  The report once had a fixed
 	# list up to g8 and dropped g9 from the RT run's tables.
 	local d=$scratch/bench-cuts k
@@ -182,6 +178,10 @@ t_bench_report_cuts() {
 		{ echo "the cuts' columns are missing or out of order"; cat "$d/report.md"; return 1; }
 }
 
+# The summary: each figure and its ratio to base are computed within a
+# repetition, then given as median (min..max); the overhead ratio is the
+# median of the per-repetition ratios, not the ratio of the medians
+# (150/206 = 0.728 here), and a row no kernel has is left out.
 t_bench_report_summary() {
 	local out=$scratch/bench-sum r=$scratch/bench-sum/report.md
 	NO_PLOT=1 "$TOP/ci/bench-report.sh" "$TOP/ci/tests/data/bench-results.csv" "$out" >/dev/null
